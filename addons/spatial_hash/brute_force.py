@@ -1,0 +1,132 @@
+"""Brute-force reference broad phase (seeds 000, 003, 004): every pair i < j is
+tested and counted in `collision_tests`. Plain Python, written for clarity; it is
+the oracle the compiled indexes are checked against, and it uses the same closed
+overlap rules (touching counts; shapes' bounds must meet before the exact test).
+"""
+from spatial_hash._core import read_rect, read_vec2
+
+
+def _boxes_meet(a, b):
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def _circle_meets_box(c, b):
+    x, y, r = c
+    px = min(max(x, b[0]), b[2])
+    py = min(max(y, b[1]), b[3])
+    dx = x - px
+    dy = y - py
+    return dx * dx + dy * dy <= r * r
+
+
+def _circles_meet(a, b):
+    dx = a[0] - b[0]
+    dy = a[1] - b[1]
+    rr = a[2] + b[2]
+    return dx * dx + dy * dy <= rr * rr
+
+
+def shapes_touch(box_a, circle_a, box_b, circle_b):
+    """Overlap of two shapes, each a box (minx, miny, maxx, maxy) plus an optional
+    circle (x, y, r) that the box bounds."""
+    if not _boxes_meet(box_a, box_b):
+        return False
+    if circle_a is not None:
+        if circle_b is not None:
+            return _circles_meet(circle_a, circle_b)
+        return _circle_meets_box(circle_a, box_b)
+    if circle_b is not None:
+        return _circle_meets_box(circle_b, box_a)
+    return True
+
+
+def _window(qmin, qmax, d, bmin, bmax, t):
+    if d == 0.0:
+        return qmin <= bmax and bmin <= qmax
+    lo = (bmin - qmax) / d
+    hi = (bmax - qmin) / d
+    if d < 0.0:
+        lo, hi = hi, lo
+    t[0] = max(t[0], lo)
+    t[1] = min(t[1], hi)
+    return t[0] <= t[1]
+
+
+def swept_box_hits(box, dx, dy, other):
+    """Does `box` moved by t*(dx, dy), for some t in [0, 1], touch box `other`?"""
+    t = [0.0, 1.0]
+    return (_window(box[0], box[2], dx, other[0], other[2], t)
+            and _window(box[1], box[3], dy, other[1], other[3], t))
+
+
+class BruteForce:
+    """Reference broad phase with the same object-keyed API as OptimizedSpatialHash."""
+
+    def __init__(self):
+        self._shapes = {}   # obj -> (box, circle or None); dicts keep insertion order
+        self.collision_tests = 0
+
+    def __len__(self):
+        return len(self._shapes)
+
+    def __contains__(self, obj):
+        return obj in self._shapes
+
+    def insert(self, obj, bounds):
+        x, y, w, h = read_rect(bounds)
+        self._shapes[obj] = ((x, y, x + w, y + h), None)
+
+    update = insert
+
+    def insert_circle(self, obj, center, radius):
+        x, y = read_vec2(center, "center")
+        r = float(radius)
+        self._shapes[obj] = ((x - r, y - r, x + r, y + r), (x, y, r))
+
+    def remove(self, obj, *_ignored):
+        return self._shapes.pop(obj, None) is not None
+
+    def clear(self):
+        self._shapes.clear()
+
+    def shape(self, obj):
+        return self._shapes[obj]
+
+    def pairs(self):
+        """Every overlapping pair once, testing all i < j."""
+        items = list(self._shapes.items())
+        found = []
+        self.collision_tests = 0
+        for i in range(len(items)):
+            a, (box_a, circle_a) = items[i]
+            for j in range(i + 1, len(items)):
+                b, (box_b, circle_b) = items[j]
+                self.collision_tests += 1
+                if shapes_touch(box_a, circle_a, box_b, circle_b):
+                    found.append((a, b))
+        return found
+
+    def query_range(self, bounds):
+        x, y, w, h = read_rect(bounds)
+        box = (x, y, x + w, y + h)
+        return [o for o, (b, c) in self._shapes.items() if shapes_touch(box, None, b, c)]
+
+    def query_point(self, point):
+        return self.query_range(read_vec2(point, "point") + (0.0, 0.0))
+
+    def query_radius(self, center, radius):
+        x, y = read_vec2(center, "center")
+        r = float(radius)
+        box = (x - r, y - r, x + r, y + r)
+        return [o for o, (b, c) in self._shapes.items() if shapes_touch(box, (x, y, r), b, c)]
+
+    def query_along_path(self, start, end, size=(0.0, 0.0)):
+        x0, y0 = read_vec2(start, "start")
+        x1, y1 = read_vec2(end, "end")
+        w, h = read_vec2(size, "size")
+        box = (x0, y0, x0 + w, y0 + h)
+        return [o for o, (b, _) in self._shapes.items()
+                if swept_box_hits(box, x1 - x0, y1 - y0, b)]
+
+    def is_colliding(self, a, b):
+        return a != b and shapes_touch(*self._shapes[a], *self._shapes[b])

@@ -1,0 +1,171 @@
+"""Object-keyed spatial hashes mirroring the GDScript classes of the seeds.
+
+Objects are any hashable Python values; the compiled grid stores them as handles
+and hands them back from queries. Positions and sizes are (x, y) pairs or
+anything with .x/.y (Godot Vector2); bounds are (x, y, width, height) or anything
+with .position/.size (Godot Rect2). Boxes are closed: touching counts as overlap.
+"""
+import warnings
+
+from spatial_hash._core import UniformGrid, read_rect, read_vec2
+
+
+class _ObjectIndex:
+    """Queries shared by every object-keyed index; subclasses decide how objects
+    get in (their insert/update signatures follow the seed they mirror)."""
+
+    def __init__(self, grid):
+        self._grid = grid
+        self._ids = {}
+
+    @property
+    def grid(self):
+        """The compiled index underneath (integer ids; batch methods)."""
+        return self._grid
+
+    def __len__(self):
+        return len(self._ids)
+
+    def __contains__(self, obj):
+        return obj in self._ids
+
+    def __iter__(self):
+        return iter(list(self._ids))
+
+    def _put_rect(self, obj, x, y, width, height):
+        object_id = self._ids.get(obj)
+        if object_id is None:
+            self._ids[obj] = self._grid.insert_rect(x, y, width, height, obj)
+        else:
+            self._grid.update_rect(object_id, x, y, width, height)
+
+    def _id_of(self, obj):
+        try:
+            return self._ids[obj]
+        except KeyError:
+            raise KeyError(f"{obj!r} is not in this spatial hash") from None
+        except TypeError:
+            raise TypeError(f"objects must be hashable, got {obj!r}") from None
+
+    def insert_circle(self, obj, center, radius):
+        """Add (or move) a disc; the pair pass and exact queries use the circle."""
+        x, y = read_vec2(center, "center")
+        object_id = self._ids.get(obj)
+        if object_id is None:
+            self._ids[obj] = self._grid.insert_circle(x, y, radius, obj)
+        else:
+            self._grid.update_circle(object_id, x, y, radius)
+
+    def remove(self, obj, *_ignored):
+        """Remove an object; False if it was not there. Extra arguments (the seed's
+        pos and size) are accepted and ignored: the hash tracks each object's cells."""
+        try:
+            object_id = self._ids.pop(obj)
+        except (KeyError, TypeError):
+            return False
+        return self._grid.remove(object_id)
+
+    def clear(self):
+        self._grid.clear()
+        self._ids.clear()
+
+    def bounds(self, obj):
+        """(x, y, width, height) stored for an object."""
+        return self._grid.bounds(self._id_of(obj))
+
+    def query_nearby(self, pos, size=(0.0, 0.0)):
+        """Every object sharing a cell with the box at pos of the given size: the
+        seed's broad-phase candidates (a superset of the exact overlaps)."""
+        x, y = read_vec2(pos, "pos")
+        w, h = read_vec2(size, "size")
+        return self._grid.query_nearby(x, y, w, h)
+
+    def query_range(self, bounds, exact=False):
+        """Objects in the cells the bounds cover; exact=True keeps only overlaps."""
+        x, y, w, h = read_rect(bounds)
+        return self._grid.query_rect(x, y, w, h, exact)
+
+    def query_point(self, point):
+        """Objects containing the point."""
+        x, y = read_vec2(point, "point")
+        return self._grid.query_point(x, y)
+
+    def query_radius(self, center, radius):
+        """Objects overlapping the disc."""
+        x, y = read_vec2(center, "center")
+        return self._grid.query_radius(x, y, radius)
+
+    def query_along_path(self, start, end, size=(0.0, 0.0)):
+        """Objects a box of `size` touches while moving from `start` to `end` (its
+        top-left corner's path), found by visiting every cell the swept box crosses,
+        so fast movers cannot tunnel through anything."""
+        x0, y0 = read_vec2(start, "start")
+        x1, y1 = read_vec2(end, "end")
+        w, h = read_vec2(size, "size")
+        return self._grid.query_swept(x0, y0, x1, y1, w, h)
+
+    def pairs(self):
+        """Every overlapping pair (a, b) exactly once."""
+        return self._grid.pairs()
+
+    def is_colliding(self, a, b):
+        """Do a and b overlap right now? Agrees with pairs()."""
+        return self._grid.is_colliding(self._id_of(a), self._id_of(b))
+
+    def stats(self):
+        """Occupancy and the counters of the last pairs() call (see UniformGrid.stats)."""
+        return self._grid.stats()
+
+    def check_hash_distribution(self, max_chain=20):
+        """Warn (RuntimeWarning) when a cell holds more than max_chain objects, like
+        the seed's check; returns the longest chain. Cells never share a bucket here,
+        so a long chain means crowding: the cell size is too large for the scene."""
+        longest = self._grid.stats()["max_objects_per_cell"]
+        if longest > max_chain:
+            warnings.warn(f"Poor hash distribution, max chain: {longest}", RuntimeWarning,
+                          stacklevel=2)
+        return longest
+
+
+class SpatialHash(_ObjectIndex):
+    """The seed's basic SpatialHash: insert(obj, pos, size), remove, query_nearby, clear.
+
+    Inserting an object that is already present moves it to the new box.
+    """
+
+    def __init__(self, cell_size=64.0, origin=(0.0, 0.0), large_threshold=4):
+        super().__init__(UniformGrid(cell_size, origin, large_threshold))
+
+    @property
+    def cell_size(self):
+        return self._grid.cell_size
+
+    def insert(self, obj, pos, size):
+        x, y = read_vec2(pos, "pos")
+        w, h = read_vec2(size, "size")
+        self._put_rect(obj, x, y, w, h)
+
+
+class OptimizedSpatialHash(_ObjectIndex):
+    """The seed's OptimizedSpatialHash: insert(obj, bounds), remove(obj),
+    update(obj, new_bounds), query_range(bounds), with object→cells tracking so an
+    update that stays in the same cells costs no re-bucketing.
+
+    Inserting an object that is already present updates it; update() of an object
+    that is not present raises KeyError (it is almost always a bug).
+    """
+
+    def __init__(self, cell_size=64.0, origin=(0.0, 0.0), large_threshold=4):
+        super().__init__(UniformGrid(cell_size, origin, large_threshold))
+
+    @property
+    def cell_size(self):
+        return self._grid.cell_size
+
+    def insert(self, obj, bounds):
+        x, y, w, h = read_rect(bounds)
+        self._put_rect(obj, x, y, w, h)
+
+    def update(self, obj, new_bounds):
+        x, y, w, h = read_rect(new_bounds, "new_bounds")
+        self._grid.update_rect(self._id_of(obj), x, y, w, h)

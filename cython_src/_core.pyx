@@ -1,0 +1,16 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The compiled core of spatial_hash: every hot loop lives here, on C types only.
+
+One module built from one include file per concept: narrow-phase shapes, input
+checks, the cell hash table, the uniform grid and the hierarchical grid.
+"""
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memset
+from libc.math cimport floor, fabs, isfinite
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+
+include "shapes.pxi"
+include "inputs.pxi"
+include "convert.pxi"
+include "cells.pxi"
+include "uniform.pxi"

@@ -1,0 +1,80 @@
+# Narrow-phase geometry shared by every index. Boxes are closed: touching counts.
+
+ctypedef struct Box:
+    double minx
+    double miny
+    double maxx
+    double maxy
+
+ctypedef struct Circle:
+    double x
+    double y
+    double r
+
+cdef enum ShapeKind:
+    SHAPE_FREE = 0
+    SHAPE_BOX = 1
+    SHAPE_CIRCLE = 2
+
+
+cdef inline bint box_overlap(const Box* a, const Box* b) noexcept nogil:
+    return a.minx <= b.maxx and b.minx <= a.maxx and a.miny <= b.maxy and b.miny <= a.maxy
+
+
+cdef inline bint circle_circle(const Circle* a, const Circle* b) noexcept nogil:
+    cdef double dx = a.x - b.x, dy = a.y - b.y, rr = a.r + b.r
+    return dx * dx + dy * dy <= rr * rr
+
+
+cdef inline bint circle_box(const Circle* c, const Box* b) noexcept nogil:
+    cdef double px = c.x, py = c.y
+    if px < b.minx:
+        px = b.minx
+    elif px > b.maxx:
+        px = b.maxx
+    if py < b.miny:
+        py = b.miny
+    elif py > b.maxy:
+        py = b.maxy
+    px = c.x - px
+    py = c.y - py
+    return px * px + py * py <= c.r * c.r
+
+
+cdef inline bint shapes_touch(const Box* ba, const Circle* ca, uint8_t ka,
+                              const Box* bb, const Circle* cb, uint8_t kb) noexcept nogil:
+    # The box test comes first for every shape so that "touching" never depends on
+    # which exact test rounding favours: both shapes' bounds must meet.
+    if not box_overlap(ba, bb):
+        return False
+    if ka == SHAPE_CIRCLE:
+        if kb == SHAPE_CIRCLE:
+            return circle_circle(ca, cb)
+        return circle_box(ca, bb)
+    if kb == SHAPE_CIRCLE:
+        return circle_box(cb, ba)
+    return True
+
+
+cdef inline bint axis_window(double qmin, double qmax, double d, double bmin, double bmax,
+                             double* t0, double* t1) noexcept nogil:
+    """Narrow [t0, t1] to the times when [qmin, qmax] + t*d meets [bmin, bmax]."""
+    cdef double lo, hi
+    if d == 0.0:
+        return qmin <= bmax and bmin <= qmax
+    lo = (bmin - qmax) / d
+    hi = (bmax - qmin) / d
+    if d < 0.0:
+        lo, hi = hi, lo
+    if lo > t0[0]:
+        t0[0] = lo
+    if hi < t1[0]:
+        t1[0] = hi
+    return t0[0] <= t1[0]
+
+
+cdef inline bint swept_box_hits(const Box* q, double dx, double dy, const Box* b) noexcept nogil:
+    """Does box q, moved by t*(dx, dy) for some t in [0, 1], touch box b?"""
+    cdef double t0 = 0.0, t1 = 1.0
+    return (axis_window(q.minx, q.maxx, dx, b.minx, b.maxx, &t0, &t1)
+            and axis_window(q.miny, q.maxy, dy, b.miny, b.maxy, &t0, &t1))

@@ -1,0 +1,200 @@
+"""Exact expected values: the seed-004 worst-case table, boundaries, large objects."""
+import random
+
+import pytest
+
+from oracle import Oracle, same_pairs
+from spatial_hash import BruteForce, OptimizedSpatialHash, SpatialHash, UniformGrid
+
+
+def test_one_entity_per_cell_needs_no_checks():
+    grid = UniformGrid(64.0)
+    for cx in range(10):
+        for cy in range(10):
+            grid.insert_rect(cx * 64 + 8, cy * 64 + 8, 48, 48)
+    assert grid.pairs() == []
+    assert (grid.broad_phase_pairs, grid.narrow_phase_checks, grid.hits) == (0, 0, 0)
+
+
+@pytest.mark.parametrize("n", [2, 10, 57])
+def test_everyone_in_one_cell_checks_every_pair(n):
+    rng = random.Random(n)
+    grid = UniformGrid(1000.0)
+    brute = BruteForce()
+    for i in range(n):
+        x, y = rng.uniform(1, 900), rng.uniform(1, 900)
+        grid.insert_rect(x, y, 50, 50, i)
+        brute.insert(i, (x, y, 50, 50))
+    assert same_pairs(grid.pairs(), brute.pairs())
+    assert grid.broad_phase_pairs == grid.narrow_phase_checks == n * (n - 1) // 2
+    assert brute.collision_tests == n * (n - 1) // 2
+    assert grid.hits == len(brute.pairs())
+
+
+def test_brute_force_always_tests_every_pair():
+    brute = BruteForce()
+    for i in range(30):
+        brute.insert(i, (i * 100, 0, 1, 1))
+    assert brute.pairs() == []
+    assert brute.collision_tests == 30 * 29 // 2
+
+
+def test_pair_sharing_four_cells_is_reported_once():
+    grid = UniformGrid(10.0)
+    a = grid.insert_rect(5, 5, 10, 10)
+    b = grid.insert_rect(6, 6, 10, 10)
+    assert grid.pairs() == [(a, b)]
+    # They meet in all four cells but are tested only in the first they share.
+    assert (grid.broad_phase_pairs, grid.narrow_phase_checks, grid.hits) == (4, 1, 1)
+
+
+def test_floor_never_round_at_cell_boundaries():
+    grid = UniformGrid(64.0)
+    assert grid.cell_of(64.0, 64.0) == (1, 1)
+    assert grid.cell_of(63.999, -0.001) == (0, -1)
+    assert grid.cell_of(-64.0, -64.0001) == (-1, -2)
+    i = grid.insert_rect(0, 0, 64, 64)          # right/bottom edges sit on the boundary
+    assert grid.cells_of(i) == (0, 0, 1, 1)
+
+
+def test_origin_offsets_cells():
+    grid = UniformGrid(10.0, origin=(-5.0, 3.0))
+    assert grid.cell_of(-5.0, 3.0) == (0, 0)
+    assert grid.cell_of(-5.1, 2.9) == (-1, -1)
+    assert grid.cell_of(4.99, 12.99) == (0, 0)
+
+
+def test_touching_boxes_collide_and_zero_size_objects_count():
+    h = OptimizedSpatialHash(64.0)
+    h.insert("left", (0, 0, 64, 64))
+    h.insert("right", (64, 0, 10, 10))          # shares the edge x = 64
+    h.insert("dot", (64, 64, 0, 0))             # a point on the corner of "left"
+    assert same_pairs(h.pairs(), [("left", "right"), ("left", "dot")])
+    assert set(h.query_point((64, 64))) == {"left", "dot"}
+
+
+def test_circle_narrow_phase():
+    h = OptimizedSpatialHash(10.0)
+    h.insert_circle("a", (0, 0), 5)
+    h.insert_circle("b", (8, 0), 3)             # touching: 5 + 3 = 8
+    h.insert_circle("c", (7.5, 7.5), 3)         # boxes overlap, circles do not
+    h.insert("box", (3.6, 3.6, 10, 10))         # box corner inside a's bounds, outside a
+    assert same_pairs(h.pairs(), [("a", "b"), ("c", "box")])
+    assert not h.is_colliding("a", "c")
+    assert not h.is_colliding("a", "box")
+    assert set(h.query_radius((0, 0), 1)) == {"a"}
+
+
+def test_object_covering_millions_of_cells_uses_the_large_list():
+    grid = UniformGrid(1.0)
+    small = grid.insert_rect(10.5, 10.5, 0.2, 0.2)
+    before = grid.stats()
+    huge = grid.insert_rect(-2e6, -2e6, 4e6, 4e6)
+    after = grid.stats()
+    assert grid.is_large(huge) and not grid.is_large(small)
+    assert after["active_cells"] == before["active_cells"] == 1
+    assert after["memberships"] == 1 and after["large_objects"] == 1
+    assert set(grid.query_point(10.6, 10.6)) == {small, huge}
+    assert grid.pairs() == [(small, huge)]
+    # A query covering millions of cells scans objects instead of walking cells.
+    assert set(grid.query_rect(-1e6, -1e6, 2e6, 2e6, exact=True)) == {small, huge}
+
+
+def test_large_threshold_is_cells_per_side():
+    grid = UniformGrid(10.0, large_threshold=4)
+    assert not grid.is_large(grid.insert_rect(0, 0, 39.9, 39.9))    # 4 x 4 cells
+    assert grid.is_large(grid.insert_rect(0, 0, 40.0, 1.0))         # 5 cells wide
+
+
+def test_fast_mover_finds_what_it_passes_between_endpoints():
+    h = SpatialHash(10.0)
+    h.insert("wall", (500, -50), (4, 100))
+    h.insert("beside", (500, 60), (4, 4))
+    assert h.query_nearby((0, 0), (4, 4)) == []
+    assert h.query_nearby((1000, 0), (4, 4)) == []
+    assert h.query_along_path((0, 0), (1000, 0), (4, 4)) == ["wall"]
+    # Diagonal path: every crossed cell is visited, endpoints alone would miss it.
+    h.insert("diag", (497, 497), (6, 6))
+    assert "diag" in h.query_along_path((0, 0), (1000, 1000), (1, 1))
+
+
+def test_update_inside_same_cells_keeps_memberships():
+    grid = UniformGrid(64.0)
+    i = grid.insert_rect(10, 10, 5, 5)
+    grid.update_rect(i, 20, 30, 5, 5)
+    assert grid.cells_of(i) == (0, 0, 0, 0) and grid.bounds(i) == (20, 30, 5, 5)
+    grid.update_rect(i, 70, 30, 5, 5)
+    assert grid.cells_of(i) == (1, 0, 1, 0)
+    assert grid.stats()["active_cells"] == 1
+
+
+def test_ids_are_recycled_and_handles_released():
+    grid = UniformGrid(8.0)
+    a = grid.insert_rect(0, 0, 1, 1, "a")
+    b = grid.insert_rect(0, 0, 1, 1, "b")
+    assert grid.remove(a) and not grid.remove(a)
+    c = grid.insert_rect(0, 0, 1, 1, "c")
+    assert c == a and grid.handle(c) == "c"
+    assert grid.pairs() == [("c", "b")] or grid.pairs() == [("b", "c")]
+    assert grid.ids() == [a, b]
+
+
+def test_default_handle_is_the_id():
+    grid = UniformGrid(8.0)
+    ids = [grid.insert_rect(i, i, 1, 1) for i in range(3)]
+    assert sorted(grid.query_rect(0, 0, 3, 3, exact=True)) == ids
+
+
+def test_clear_then_reuse():
+    h = OptimizedSpatialHash(16.0)
+    for i in range(100):
+        h.insert(i, (i, i, 20, 20))
+    h.clear()
+    assert len(h) == 0 and h.stats()["active_cells"] == 0 and h.pairs() == []
+    h.insert("x", (0, 0, 1, 1))
+    h.insert("y", (1, 1, 1, 1))
+    assert h.pairs() == [("x", "y")]
+
+
+def test_stats_figures():
+    grid = UniformGrid(10.0, large_threshold=2)
+    grid.insert_rect(1, 1, 1, 1)
+    grid.insert_rect(2, 2, 1, 1)
+    grid.insert_rect(5, 5, 10, 1)                # cells (0,0) and (1,0)
+    grid.insert_rect(0, 0, 100, 100)             # large
+    s = grid.stats()
+    assert s["objects"] == 4 and s["large_objects"] == 1
+    assert s["active_cells"] == 2 and s["memberships"] == 4
+    assert s["avg_objects_per_cell"] == 2.0 and s["max_objects_per_cell"] == 3
+    assert grid.cell_counts() == {(0, 0): 3, (1, 0): 1}
+
+
+def test_hash_distribution_check_warns_on_crowded_cells():
+    h = OptimizedSpatialHash(1000.0)
+    for i in range(25):
+        h.insert(i, (i, i, 1, 1))
+    with pytest.warns(RuntimeWarning, match="max chain: 25"):
+        assert h.check_hash_distribution(max_chain=20) == 25
+    sparse = OptimizedSpatialHash(1.0)
+    for i in range(25):
+        sparse.insert(i, (i * 3, 0, 1, 1))
+    assert sparse.check_hash_distribution() == 1
+
+
+def test_many_cells_stress_against_oracle():
+    """Thousands of objects force table growth, bucket recycling and backward-shift
+    deletes; the pair list must still equal brute force."""
+    rng = random.Random(7)
+    h = OptimizedSpatialHash(4.0, origin=(-3.0, 2.0))
+    oracle = Oracle(4.0, (-3.0, 2.0))
+    for step in range(3):
+        for i in range(700):
+            b = (rng.uniform(-150, 150), rng.uniform(-150, 150), rng.uniform(0, 9), rng.uniform(0, 9))
+            h.insert(i, b)
+            oracle.insert(i, b)
+        for i in rng.sample(range(700), 300):
+            assert h.remove(i) == oracle.remove(i)
+        assert same_pairs(h.pairs(), oracle.pairs())
+        cells, members, most, large = oracle.occupancy()
+        s = h.stats()
+        assert (s["active_cells"], s["memberships"], s["large_objects"]) == (cells, members, large)

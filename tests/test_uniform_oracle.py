@@ -1,0 +1,128 @@
+"""Random operation sequences checked against the brute-force oracle."""
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from oracle import Oracle, same_pairs
+from spatial_hash import OptimizedSpatialHash
+
+KEYS = st.integers(0, 11)
+# Coordinates and lengths are drawn in cells and scaled by the cell size, mixing
+# exact cell boundaries with arbitrary positions on both sides of the origin.
+CELL_COORD = st.one_of(st.integers(-12, 12).map(float),
+                       st.floats(-12.0, 12.0, allow_nan=False))
+CELL_LENGTH = st.one_of(st.just(0.0), st.integers(1, 3).map(float),
+                        st.floats(0.0, 3.0), st.floats(3.0, 9.0),
+                        st.floats(1e3, 3e6))       # covers millions of cells
+QUERY_LENGTH = st.one_of(st.just(0.0), st.floats(0.0, 5.0), st.floats(50.0, 2e3))
+CELL_SIZES = st.sampled_from([1e-3, 0.5, 1.0, 7.3, 64.0, 1e5])
+
+
+class UniformGridMachine(RuleBasedStateMachine):
+    @initialize(cell=CELL_SIZES, origin=st.tuples(CELL_COORD, CELL_COORD),
+                threshold=st.integers(1, 5),
+                crowd=st.lists(st.tuples(CELL_COORD, CELL_COORD, st.floats(0.0, 2.0),
+                                         st.floats(0.0, 2.0)), max_size=40))
+    def setup(self, cell, origin, threshold, crowd):
+        self.cell = cell
+        origin = (origin[0] * cell, origin[1] * cell)
+        self.index = OptimizedSpatialHash(cell, origin, threshold)
+        self.oracle = Oracle(cell, origin, threshold)
+        # A crowd of fixed objects makes most queries walk cells instead of scanning.
+        for n, (x, y, w, h) in enumerate(crowd):
+            self._both("insert", ("crowd", n), (x * cell, y * cell, w * cell, h * cell))
+
+    def _both(self, method, obj, *args):
+        getattr(self.index, method)(obj, *args)
+        getattr(self.oracle, method)(obj, *args)
+
+    def _scale(self, *values):
+        return tuple(v * self.cell for v in values)
+
+    @rule(obj=KEYS, x=CELL_COORD, y=CELL_COORD, w=CELL_LENGTH, h=CELL_LENGTH)
+    def insert_rect(self, obj, x, y, w, h):
+        self._both("insert", obj, self._scale(x, y, w, h))
+
+    @rule(obj=KEYS, x=CELL_COORD, y=CELL_COORD, r=CELL_LENGTH)
+    def insert_circle(self, obj, x, y, r):
+        self._both("insert_circle", obj, self._scale(x, y), r * self.cell)
+
+    @rule(obj=KEYS, x=CELL_COORD, y=CELL_COORD, w=CELL_LENGTH, h=CELL_LENGTH)
+    def update(self, obj, x, y, w, h):
+        if obj in self.oracle:
+            self._both("update", obj, self._scale(x, y, w, h))
+
+    @rule(obj=KEYS, dx=st.floats(-0.2, 0.2))
+    def nudge(self, obj, dx):
+        """Small moves mostly stay in the same cells: the no-rebucket path."""
+        if obj in self.oracle:
+            x0, y0, x1, y1 = self.oracle.shape(obj)[0]
+            bounds = (x0 + dx * self.cell, y0, x1 - x0, y1 - y0)
+            if self.oracle.shape(obj)[1] is None:
+                self._both("update", obj, bounds)
+
+    @rule(obj=KEYS)
+    def remove(self, obj):
+        assert self.index.remove(obj) == self.oracle.remove(obj)
+
+    @precondition(lambda self: len(self.oracle) > 30)
+    @rule()
+    def clear(self):
+        self.index.clear()
+        self.oracle.clear()
+
+    @rule(x=CELL_COORD, y=CELL_COORD, w=QUERY_LENGTH, h=QUERY_LENGTH)
+    def query_nearby_and_range(self, x, y, w, h):
+        box = self._scale(x, y, w, h)
+        nearby = self.index.query_nearby(box[:2], box[2:])
+        assert len(nearby) == len(set(nearby))
+        assert set(nearby) == set(self.oracle.query_nearby(*box))
+        assert set(self.index.query_range(box)) == set(nearby)
+        exact = self.index.query_range(box, exact=True)
+        assert len(exact) == len(set(exact))
+        assert set(exact) == set(self.oracle.query_range(box))
+
+    @rule(x=CELL_COORD, y=CELL_COORD)
+    def query_point(self, x, y):
+        p = self._scale(x, y)
+        assert set(self.index.query_point(p)) == set(self.oracle.query_point(p))
+
+    @rule(x=CELL_COORD, y=CELL_COORD, r=QUERY_LENGTH)
+    def query_radius(self, x, y, r):
+        c = self._scale(x, y)
+        got = self.index.query_radius(c, r * self.cell)
+        assert len(got) == len(set(got))
+        assert set(got) == set(self.oracle.query_radius(c, r * self.cell))
+
+    @rule(start=st.tuples(CELL_COORD, CELL_COORD), end=st.tuples(CELL_COORD, CELL_COORD),
+          size=st.tuples(st.floats(0.0, 2.0), st.floats(0.0, 2.0)))
+    def query_along_path(self, start, end, size):
+        start, end, size = self._scale(*start), self._scale(*end), self._scale(*size)
+        got = self.index.query_along_path(start, end, size)
+        assert len(got) == len(set(got))
+        assert set(got) == set(self.oracle.query_along_path(start, end, size))
+
+    @rule(a=KEYS, b=KEYS)
+    def is_colliding(self, a, b):
+        if a in self.oracle and b in self.oracle:
+            assert self.index.is_colliding(a, b) == self.oracle.is_colliding(a, b)
+
+    @invariant()
+    def pairs_equal_brute_force(self):
+        if hasattr(self, "index"):
+            assert same_pairs(self.index.pairs(), self.oracle.pairs())
+
+    @invariant()
+    def occupancy_matches(self):
+        if hasattr(self, "index"):
+            stats = self.index.stats()
+            cells, members, most, large = self.oracle.occupancy()
+            assert stats["objects"] == len(self.oracle) == len(self.index)
+            assert (stats["active_cells"], stats["memberships"], stats["max_objects_per_cell"],
+                    stats["large_objects"]) == (cells, members, most, large)
+
+
+UniformGridMachine.TestCase.settings = settings(
+    max_examples=150, stateful_step_count=40, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+TestUniformGrid = UniformGridMachine.TestCase
