@@ -5,12 +5,21 @@ One module built from one include file per concept: narrow-phase shapes, input
 checks, the cell hash table, the uniform grid and the hierarchical grid.
 """
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
+
+import numpy as np
 from libc.math cimport floor, fabs, isfinite
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+
+cdef extern from *:
+    """
+    #define prefetch(p) __builtin_prefetch((p))
+    """
+    void prefetch(const void* p) noexcept nogil
 
 include "shapes.pxi"
 include "inputs.pxi"
 include "convert.pxi"
+include "arrays.pxi"
 include "cells.pxi"
 include "uniform.pxi"

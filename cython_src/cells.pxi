@@ -2,9 +2,13 @@
 # linear probing and backward-shift deletion (no tombstones), keyed by the full
 # (cx, cy) pair so two cells never merge.
 
+ctypedef struct CellSlot:
+    int64_t key
+    int32_t val         # bucket index; -1 marks an empty slot
+    int32_t unused
+
 ctypedef struct CellTable:
-    int64_t* keys
-    int32_t* vals       # bucket index; -1 marks an empty slot
+    CellSlot* slots
     int bits
     Py_ssize_t mask
     Py_ssize_t count
@@ -21,15 +25,11 @@ cdef inline Py_ssize_t table_home(const CellTable* t, int64_t key) noexcept nogi
 
 cdef int table_init(CellTable* t, int bits) noexcept nogil:
     cdef Py_ssize_t n = (<Py_ssize_t>1) << bits
-    cdef int64_t* keys = <int64_t*>malloc(n * sizeof(int64_t))
-    cdef int32_t* vals = <int32_t*>malloc(n * sizeof(int32_t))
-    if keys == NULL or vals == NULL:
-        free(keys)
-        free(vals)
+    cdef CellSlot* slots = <CellSlot*>malloc(n * sizeof(CellSlot))
+    if slots == NULL:
         return -1
-    memset(vals, 0xFF, n * sizeof(int32_t))
-    t.keys = keys
-    t.vals = vals
+    memset(slots, 0xFF, n * sizeof(CellSlot))
+    t.slots = slots
     t.bits = bits
     t.mask = n - 1
     t.count = 0
@@ -37,14 +37,12 @@ cdef int table_init(CellTable* t, int bits) noexcept nogil:
 
 
 cdef void table_free(CellTable* t) noexcept nogil:
-    free(t.keys)
-    free(t.vals)
-    t.keys = NULL
-    t.vals = NULL
+    free(t.slots)
+    t.slots = NULL
 
 
 cdef void table_clear(CellTable* t) noexcept nogil:
-    memset(t.vals, 0xFF, (t.mask + 1) * sizeof(int32_t))
+    memset(t.slots, 0xFF, (t.mask + 1) * sizeof(CellSlot))
     t.count = 0
 
 
@@ -52,10 +50,10 @@ cdef inline int32_t table_find(const CellTable* t, int64_t key) noexcept nogil:
     cdef Py_ssize_t i = table_home(t, key)
     cdef int32_t v
     while True:
-        v = t.vals[i]
+        v = t.slots[i].val
         if v < 0:
             return -1
-        if t.keys[i] == key:
+        if t.slots[i].key == key:
             return v
         i = (i + 1) & t.mask
 
@@ -63,10 +61,10 @@ cdef inline int32_t table_find(const CellTable* t, int64_t key) noexcept nogil:
 cdef inline void table_put(CellTable* t, int64_t key, int32_t val) noexcept nogil:
     """Add a key known to be absent; room must have been reserved."""
     cdef Py_ssize_t i = table_home(t, key)
-    while t.vals[i] >= 0:
+    while t.slots[i].val >= 0:
         i = (i + 1) & t.mask
-    t.keys[i] = key
-    t.vals[i] = val
+    t.slots[i].key = key
+    t.slots[i].val = val
     t.count += 1
 
 
@@ -82,8 +80,8 @@ cdef int table_reserve(CellTable* t, Py_ssize_t extra) noexcept nogil:
     if table_init(&bigger, bits) < 0:
         return -1
     for i in range(t.mask + 1):
-        if t.vals[i] >= 0:
-            table_put(&bigger, t.keys[i], t.vals[i])
+        if t.slots[i].val >= 0:
+            table_put(&bigger, t.slots[i].key, t.slots[i].val)
     table_free(t)
     t[0] = bigger
     return 0
@@ -92,28 +90,27 @@ cdef int table_reserve(CellTable* t, Py_ssize_t extra) noexcept nogil:
 cdef void table_delete(CellTable* t, int64_t key) noexcept nogil:
     """Remove a key known to be present."""
     cdef Py_ssize_t i = table_home(t, key), j, home
-    while t.keys[i] != key or t.vals[i] < 0:
+    while t.slots[i].key != key or t.slots[i].val < 0:
         i = (i + 1) & t.mask
     j = i
     while True:
         j = (j + 1) & t.mask
-        if t.vals[j] < 0:
+        if t.slots[j].val < 0:
             break
-        home = table_home(t, t.keys[j])
+        home = table_home(t, t.slots[j].key)
         # The entry at j may fill the hole at i only if i lies on its probe path.
         if ((j - home) & t.mask) >= ((j - i) & t.mask):
-            t.keys[i] = t.keys[j]
-            t.vals[i] = t.vals[j]
+            t.slots[i] = t.slots[j]
             i = j
-    t.vals[i] = -1
+    t.slots[i].val = -1
     t.count -= 1
 
 
 cdef Py_ssize_t table_longest_probe(const CellTable* t) noexcept nogil:
     cdef Py_ssize_t i, dist, worst = 0
     for i in range(t.mask + 1):
-        if t.vals[i] >= 0:
-            dist = ((i - table_home(t, t.keys[i])) & t.mask) + 1
+        if t.slots[i].val >= 0:
+            dist = ((i - table_home(t, t.slots[i].key)) & t.mask) + 1
             if dist > worst:
                 worst = dist
     return worst

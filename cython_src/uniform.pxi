@@ -3,16 +3,37 @@
 # the cell's bucket so removal is a constant-time swap-remove. Objects covering
 # more than `large_threshold` cells on a side live on a side list instead.
 
+cdef enum:
+    LOCAL_ENTRIES = 5   # entries stored inside the bucket: a bucket is one cache line
+
 ctypedef struct Entry:
     int32_t obj
-    int32_t k           # which of the object's memberships this entry is
+    # (membership index << 2) | edge, where edge bit 0 marks the object's first
+    # column of cells and bit 1 its first row.
+    uint32_t member
+
+ctypedef struct Body:
+    # Everything the narrow phase reads about one object, in one cache line.
+    Box box
+    Circle circle
+    uint8_t kind
 
 ctypedef struct Bucket:
-    Entry* e
-    int32_t n
+    int32_t n           # entries; -1 while the bucket waits on the free list
     int32_t cap
     int32_t cx
     int32_t cy
+    Entry* heap         # holds the entries once they outgrow `local`
+    Entry local[LOCAL_ENTRIES]
+
+
+cdef inline Entry* entries_of(Bucket* b) noexcept nogil:
+    return b.heap if b.cap > LOCAL_ENTRIES else &b.local[0]
+
+
+cdef inline uint32_t member_of(int32_t block, int32_t k, int32_t nx) noexcept nogil:
+    return (<uint32_t>(block + k) << 2) | (k % nx == 0) | ((k < nx) << 1)
+
 
 cdef enum QueryKind:
     Q_CELLS = 0         # everything sharing a cell with the query (seed semantics)
@@ -64,10 +85,8 @@ cdef class UniformGrid:
     cdef readonly double origin_y
     cdef readonly int large_threshold
     # objects, one slot per id
-    cdef Box* box
-    cdef Circle* circle
+    cdef Body* body
     cdef CellRange* range
-    cdef uint8_t* shape
     cdef int32_t* mem           # first membership of the object's block, -1 if none
     cdef int32_t* large_slot    # index in `large`, -1 if not large
     cdef uint32_t* stamp
@@ -79,11 +98,12 @@ cdef class UniformGrid:
     cdef CellTable table
     cdef Bucket* buckets
     cdef int32_t* bucket_free
-    cdef Py_ssize_t n_buckets, bucket_cap, bucket_free_cap, n_bucket_free
+    cdef Py_ssize_t n_buckets, bucket_cap, bucket_free_cap, n_bucket_free, n_active
     cdef int32_t* mem_slot      # per membership: slot in its bucket
     cdef int32_t* mem_bucket    # per membership: its bucket
     cdef int32_t* mem_free      # per block size: head of the free-block list
     cdef Py_ssize_t mem_n, mem_cap, mem_bucket_cap
+    cdef int32_t* scratch       # 5 x large_threshold**2 ints for re-bucketing
     # scratch reused by every query and pair pass
     cdef uint32_t cur_stamp
     cdef int32_t* out
@@ -109,7 +129,8 @@ cdef class UniformGrid:
         if table_init(&self.table, 6) < 0:
             raise MemoryError()
         self.mem_free = <int32_t*>malloc((large_threshold * large_threshold + 1) * sizeof(int32_t))
-        if self.mem_free == NULL:
+        self.scratch = <int32_t*>malloc(5 * large_threshold * large_threshold * sizeof(int32_t))
+        if self.mem_free == NULL or self.scratch == NULL:
             raise MemoryError()
         for i in range(large_threshold * large_threshold + 1):
             self.mem_free[i] = -1
@@ -117,17 +138,16 @@ cdef class UniformGrid:
     def __dealloc__(self):
         cdef Py_ssize_t i
         for i in range(self.n_buckets):
-            free(self.buckets[i].e)
+            free(self.buckets[i].heap)
         free(self.buckets)
+        free(self.scratch)
         free(self.bucket_free)
         table_free(&self.table)
         free(self.mem_slot)
         free(self.mem_bucket)
         free(self.mem_free)
-        free(self.box)
-        free(self.circle)
+        free(self.body)
         free(self.range)
-        free(self.shape)
         free(self.mem)
         free(self.large_slot)
         free(self.stamp)
@@ -135,6 +155,7 @@ cdef class UniformGrid:
         free(self.large)
         free(self.out)
         free(self.pair_buf)
+
 
     def __repr__(self):
         return (f"UniformGrid(cell_size={self.cell_size!r}, origin=({self.origin_x!r}, "
@@ -146,7 +167,7 @@ cdef class UniformGrid:
 
     def __contains__(self, object_id):
         return isinstance(object_id, int) and 0 <= object_id < self.obj_hi \
-            and self.shape[<Py_ssize_t>object_id] != SHAPE_FREE
+            and self.body[<Py_ssize_t>object_id].kind != SHAPE_FREE
 
     # ------------------------------------------------------------------ storage
 
@@ -166,10 +187,8 @@ cdef class UniformGrid:
         if new_cap < 64:
             new_cap = 64
         # Every array grows to new_cap; obj_cap moves only once all of them have.
-        c = cap; ok = grow_array(<void**>&self.box, &c, new_cap, sizeof(Box)) == 0
-        c = cap; ok = ok and grow_array(<void**>&self.circle, &c, new_cap, sizeof(Circle)) == 0
+        c = cap; ok = grow_array(<void**>&self.body, &c, new_cap, sizeof(Body)) == 0
         c = cap; ok = ok and grow_array(<void**>&self.range, &c, new_cap, sizeof(CellRange)) == 0
-        c = cap; ok = ok and grow_array(<void**>&self.shape, &c, new_cap, sizeof(uint8_t)) == 0
         c = cap; ok = ok and grow_array(<void**>&self.mem, &c, new_cap, sizeof(int32_t)) == 0
         c = cap; ok = ok and grow_array(<void**>&self.large_slot, &c, new_cap, sizeof(int32_t)) == 0
         c = cap; ok = ok and grow_array(<void**>&self.stamp, &c, new_cap, sizeof(uint32_t)) == 0
@@ -181,7 +200,7 @@ cdef class UniformGrid:
             return -1
         self.out_cap = c
         memset(self.stamp + cap, 0, (new_cap - cap) * sizeof(uint32_t))
-        memset(self.shape + cap, 0, (new_cap - cap) * sizeof(uint8_t))
+        memset(self.body + cap, 0, (new_cap - cap) * sizeof(Body))
         self.obj_cap = new_cap
         return 0
 
@@ -206,8 +225,8 @@ cdef class UniformGrid:
                 return -1
             b = <int32_t>self.n_buckets
             self.n_buckets += 1
-            self.buckets[b].e = NULL
-            self.buckets[b].cap = 0
+            self.buckets[b].heap = NULL
+            self.buckets[b].cap = LOCAL_ENTRIES
         bucket = &self.buckets[b]
         bucket.n = 0
         bucket.cx = cx
@@ -215,38 +234,53 @@ cdef class UniformGrid:
         table_put(&self.table, key, b)
         return b
 
-    cdef inline void _release_bucket(self, int32_t b) noexcept nogil:
-        table_delete(&self.table, cell_key(self.buckets[b].cx, self.buckets[b].cy))
-        self.bucket_free[self.n_bucket_free] = b
-        self.n_bucket_free += 1
+    cdef void _sweep_empty_buckets(self) noexcept nogil:
+        """Emptied buckets stay in the table so objects hopping back and forth between
+        cells do not churn it; once they outnumber the occupied ones, drop them all."""
+        cdef Py_ssize_t b
+        for b in range(self.n_buckets):
+            if self.buckets[b].n == 0:
+                table_delete(&self.table, cell_key(self.buckets[b].cx, self.buckets[b].cy))
+                self.buckets[b].n = -1
+                self.bucket_free[self.n_bucket_free] = <int32_t>b
+                self.n_bucket_free += 1
 
-    cdef int32_t _bucket_push(self, int32_t b, int32_t obj, int32_t k) noexcept nogil:
+    cdef int32_t _bucket_push(self, int32_t b, int32_t obj, uint32_t member) noexcept nogil:
         cdef Bucket* bucket = &self.buckets[b]
         cdef Entry* e
         cdef int32_t new_cap
         if bucket.n == bucket.cap:
-            new_cap = bucket.cap * 2 if bucket.cap else 4
-            e = <Entry*>realloc(bucket.e, new_cap * sizeof(Entry))
+            new_cap = bucket.cap * 2
+            if bucket.cap == LOCAL_ENTRIES:
+                e = <Entry*>malloc(new_cap * sizeof(Entry))
+                if e != NULL:
+                    memcpy(e, &bucket.local[0], LOCAL_ENTRIES * sizeof(Entry))
+            else:
+                e = <Entry*>realloc(bucket.heap, new_cap * sizeof(Entry))
             if e == NULL:
                 return -1
-            bucket.e = e
+            bucket.heap = e
             bucket.cap = new_cap
-        bucket.e[bucket.n].obj = obj
-        bucket.e[bucket.n].k = k
+        e = entries_of(bucket)
+        e[bucket.n].obj = obj
+        e[bucket.n].member = member
         bucket.n += 1
+        if bucket.n == 1:
+            self.n_active += 1
         return bucket.n - 1
 
     cdef inline void _bucket_remove(self, int32_t b, int32_t slot) noexcept nogil:
         cdef Bucket* bucket = &self.buckets[b]
+        cdef Entry* e = entries_of(bucket)
         cdef int32_t last = bucket.n - 1
-        cdef Entry moved
         if slot != last:
-            moved = bucket.e[last]
-            bucket.e[slot] = moved
-            self.mem_slot[self.mem[moved.obj] + moved.k] = slot
+            e[slot] = e[last]
+            self.mem_slot[e[slot].member >> 2] = slot
         bucket.n = last
         if last == 0:
-            self._release_bucket(b)
+            self.n_active -= 1
+            if self.table.count - self.n_active > self.n_active + 64:
+                self._sweep_empty_buckets()
 
     cdef int32_t _mem_alloc(self, int32_t k) noexcept nogil:
         """A block of k consecutive memberships, recycled by size."""
@@ -271,6 +305,9 @@ cdef class UniformGrid:
         self.mem_slot[block] = self.mem_free[k]
         self.mem_free[k] = block
 
+    cdef inline bint _is_large_range(self, const CellRange* r) noexcept nogil:
+        return r.x1 - r.x0 >= self.large_threshold or r.y1 - r.y0 >= self.large_threshold
+
     cdef void _unlink_members(self, int32_t i, int32_t count) noexcept nogil:
         cdef int32_t block = self.mem[i], k
         for k in range(count):
@@ -281,7 +318,7 @@ cdef class UniformGrid:
         cdef CellRange r = self.range[i]
         cdef int32_t nx = r.x1 - r.x0 + 1, ny = r.y1 - r.y0 + 1
         cdef int32_t block, k = 0, cx, cy, b, slot
-        if nx > self.large_threshold or ny > self.large_threshold:
+        if self._is_large_range(&r):
             self.large_slot[i] = <int32_t>self.n_large
             self.large[self.n_large] = i
             self.n_large += 1
@@ -295,10 +332,8 @@ cdef class UniformGrid:
         for cy in range(r.y0, r.y1 + 1):
             for cx in range(r.x0, r.x1 + 1):
                 b = self._bucket_for(cx, cy)
-                slot = -1 if b < 0 else self._bucket_push(b, i, k)
+                slot = -1 if b < 0 else self._bucket_push(b, i, member_of(block, k, nx))
                 if slot < 0:
-                    if b >= 0 and self.buckets[b].n == 0:
-                        self._release_bucket(b)
                     self._unlink_members(i, k)
                     self._mem_release(block, nx * ny)
                     self.mem[i] = -1
@@ -306,6 +341,74 @@ cdef class UniformGrid:
                 self.mem_bucket[block + k] = b
                 self.mem_slot[block + k] = slot
                 k += 1
+        return 0
+
+    cdef int _relink(self, int32_t i, const CellRange* nr) noexcept nogil:
+        """Move small object i to the small range nr, touching only the cells it
+        leaves or enters. All or nothing: every step that can fail comes first."""
+        cdef CellRange o = self.range[i]
+        cdef int32_t onx = o.x1 - o.x0 + 1, ony = o.y1 - o.y0 + 1
+        cdef int32_t nnx = nr.x1 - nr.x0 + 1, nny = nr.y1 - nr.y0 + 1
+        cdef int32_t k0n = onx * ony, k1n = nnx * nny, T2 = self.large_threshold * self.large_threshold
+        cdef int32_t* old_b = self.scratch
+        cdef int32_t* old_s = self.scratch + T2
+        cdef int32_t* new_b = self.scratch + 2 * T2
+        cdef int32_t* new_s = self.scratch + 3 * T2
+        cdef int32_t* pushed = self.scratch + 4 * T2
+        cdef int32_t old_block = self.mem[i], block = old_block, n_pushed = 0
+        cdef int32_t k, cx, cy, b, slot
+        cdef Entry* e
+        for k in range(k0n):
+            old_b[k] = self.mem_bucket[old_block + k]
+            old_s[k] = self.mem_slot[old_block + k]
+        if k1n != k0n:
+            block = self._mem_alloc(k1n)
+            if block < 0:
+                return -1
+        # 1. Enter the cells only the new range covers (the only step that can fail).
+        for k in range(k1n):
+            cx = nr.x0 + k % nnx
+            cy = nr.y0 + k // nnx
+            if o.x0 <= cx <= o.x1 and o.y0 <= cy <= o.y1:
+                continue
+            b = self._bucket_for(cx, cy)
+            slot = -1 if b < 0 else self._bucket_push(b, i, member_of(block, k, nnx))
+            if slot < 0:
+                while n_pushed > 0:
+                    n_pushed -= 1
+                    self._bucket_remove(new_b[pushed[n_pushed]], new_s[pushed[n_pushed]])
+                if block != old_block:
+                    self._mem_release(block, k1n)
+                return -1
+            new_b[k] = b
+            new_s[k] = slot
+            pushed[n_pushed] = k
+            n_pushed += 1
+        # 2. Leave the cells only the old range covers. Each bucket holds at most one
+        # entry of object i, so these removals never move i's other entries.
+        for k in range(k0n):
+            cx = o.x0 + k % onx
+            cy = o.y0 + k // onx
+            if not (nr.x0 <= cx <= nr.x1 and nr.y0 <= cy <= nr.y1):
+                self._bucket_remove(old_b[k], old_s[k])
+        # 3. Keep the shared cells, renumbering their entries for the new block.
+        for k in range(k1n):
+            cx = nr.x0 + k % nnx
+            cy = nr.y0 + k // nnx
+            if o.x0 <= cx <= o.x1 and o.y0 <= cy <= o.y1:
+                b = old_b[(cy - o.y0) * onx + (cx - o.x0)]
+                slot = old_s[(cy - o.y0) * onx + (cx - o.x0)]
+                e = entries_of(&self.buckets[b])
+                e[slot].member = member_of(block, k, nnx)
+                new_b[k] = b
+                new_s[k] = slot
+        for k in range(k1n):
+            self.mem_bucket[block + k] = new_b[k]
+            self.mem_slot[block + k] = new_s[k]
+        if block != old_block:
+            self._mem_release(old_block, k0n)
+            self.mem[i] = block
+        self.range[i] = nr[0]
         return 0
 
     cdef void _unlink(self, int32_t i) noexcept nogil:
@@ -329,19 +432,23 @@ cdef class UniformGrid:
                     const CellRange* r) noexcept nogil:
         """Give live object i new bounds, re-bucketing only if its cells changed."""
         cdef CellRange old = self.range[i]
-        self.box[i] = b[0]
-        self.circle[i] = c[0]
-        self.shape[i] = kind
-        if old.x0 == r.x0 and old.y0 == r.y0 and old.x1 == r.x1 and old.y1 == r.y1:
-            return 0
-        self._unlink(i)
-        self.range[i] = r[0]
-        if self._link(i) == 0:
-            return 0
-        # Out of memory: put the object back where it was.
-        self.range[i] = old
-        self._link(i)  # cannot fail: it reuses the memberships just released
-        return -1
+        if old.x0 != r.x0 or old.y0 != r.y0 or old.x1 != r.x1 or old.y1 != r.y1:
+            if self.mem[i] >= 0 and not self._is_large_range(r):
+                if self._relink(i, r) < 0:
+                    return -1
+            else:
+                # To or from the large list. Linking a large object cannot fail, so
+                # if the new small range does not fit, the old large one goes back.
+                self._unlink(i)
+                self.range[i] = r[0]
+                if self._link(i) < 0:
+                    self.range[i] = old
+                    self._link(i)
+                    return -1
+        self.body[i].box = b[0]
+        self.body[i].circle = c[0]
+        self.body[i].kind = kind
+        return 0
 
     cdef int32_t _add(self, object handle, const Box* b, const Circle* c, uint8_t kind,
                       const CellRange* r) except -2:
@@ -351,12 +458,12 @@ cdef class UniformGrid:
         i = self.free_ids[self.n_free - 1] if self.n_free else <int32_t>self.obj_hi
         if i == len(self.handles):
             self.handles.append(None)
-        self.box[i] = b[0]
-        self.circle[i] = c[0]
+        self.body[i].box = b[0]
+        self.body[i].circle = c[0]
         self.range[i] = r[0]
         if self._link(i) < 0:
             raise MemoryError()
-        self.shape[i] = kind
+        self.body[i].kind = kind
         self.handles[i] = i if handle is None else handle
         if self.n_free:
             self.n_free -= 1
@@ -367,7 +474,7 @@ cdef class UniformGrid:
 
     cdef int _check_id(self, object object_id) except -1:
         if not isinstance(object_id, int) or not 0 <= object_id < self.obj_hi \
-                or self.shape[<Py_ssize_t>object_id] == SHAPE_FREE:
+                or self.body[<Py_ssize_t>object_id].kind == SHAPE_FREE:
             raise KeyError(f"no object with id {object_id!r} in this grid")
         return <int32_t>object_id
 
@@ -434,7 +541,7 @@ cdef class UniformGrid:
             return False
         cdef int32_t i = <int32_t>object_id
         self._unlink(i)
-        self.shape[i] = SHAPE_FREE
+        self.body[i].kind = SHAPE_FREE
         self.free_ids[self.n_free] = i
         self.n_free += 1
         self.n_live -= 1
@@ -446,15 +553,16 @@ cdef class UniformGrid:
         cdef Py_ssize_t i
         self._idle()
         for i in range(self.n_buckets):
-            self.buckets[i].n = 0
+            self.buckets[i].n = -1
             self.bucket_free[i] = <int32_t>(self.n_buckets - 1 - i)
         self.n_bucket_free = self.n_buckets
+        self.n_active = 0
         table_clear(&self.table)
         for i in range(self.large_threshold * self.large_threshold + 1):
             self.mem_free[i] = -1
         self.mem_n = 0
         if self.obj_cap:
-            memset(self.shape, 0, self.obj_cap * sizeof(uint8_t))
+            memset(self.body, 0, self.obj_cap * sizeof(Body))
         self.obj_hi = self.n_live = self.n_free = self.n_large = 0
         self.handles.clear()
 
@@ -466,15 +574,15 @@ cdef class UniformGrid:
     def bounds(self, object_id):
         """(x, y, width, height) of an object."""
         cdef int32_t i = self._check_id(object_id)
-        cdef Box b = self.box[i]
+        cdef Box b = self.body[i].box
         return (b.minx, b.miny, b.maxx - b.minx, b.maxy - b.miny)
 
     def circle_of(self, object_id):
         """(x, y, radius) of a disc, None for a box."""
         cdef int32_t i = self._check_id(object_id)
-        if self.shape[i] != SHAPE_CIRCLE:
+        if self.body[i].kind != SHAPE_CIRCLE:
             return None
-        return (self.circle[i].x, self.circle[i].y, self.circle[i].r)
+        return (self.body[i].circle.x, self.body[i].circle.y, self.body[i].circle.r)
 
     def cells_of(self, object_id):
         """(cx0, cy0, cx1, cy1): the inclusive cell range an object covers."""
@@ -489,7 +597,7 @@ cdef class UniformGrid:
     def ids(self):
         """Ids of all live objects, ascending."""
         cdef Py_ssize_t i
-        return [i for i in range(self.obj_hi) if self.shape[i] != SHAPE_FREE]
+        return [i for i in range(self.obj_hi) if self.body[i].kind != SHAPE_FREE]
 
     def cell_of(self, double x, double y):
         """The integer cell (cx, cy) containing a point."""
@@ -505,8 +613,8 @@ cdef class UniformGrid:
     def is_colliding(self, a, b):
         """Do objects a and b (ids) overlap? The same test the pair pass uses."""
         cdef int32_t i = self._check_id(a), j = self._check_id(b)
-        return i != j and shapes_touch(&self.box[i], &self.circle[i], self.shape[i],
-                                       &self.box[j], &self.circle[j], self.shape[j])
+        return i != j and shapes_touch(&self.body[i].box, &self.body[i].circle, self.body[i].kind,
+                                       &self.body[j].box, &self.body[j].circle, self.body[j].kind)
 
     # ------------------------------------------------------------------ queries
 
@@ -518,7 +626,7 @@ cdef class UniformGrid:
         return self.cur_stamp
 
     cdef inline bint _accept(self, const Query* q, int32_t i) noexcept nogil:
-        cdef const Box* b = &self.box[i]
+        cdef const Box* b = &self.body[i].box
         if q.kind == Q_CELLS:
             return True
         if q.kind == Q_SWEPT:
@@ -526,20 +634,20 @@ cdef class UniformGrid:
         if not box_overlap(&q.box, b):
             return False
         if q.kind == Q_BOX:
-            return self.shape[i] != SHAPE_CIRCLE or circle_box(&self.circle[i], &q.box)
-        if self.shape[i] == SHAPE_CIRCLE:
-            return circle_circle(&q.circle, &self.circle[i])
+            return self.body[i].kind != SHAPE_CIRCLE or circle_box(&self.body[i].circle, &q.box)
+        if self.body[i].kind == SHAPE_CIRCLE:
+            return circle_circle(&q.circle, &self.body[i].circle)
         return circle_box(&q.circle, b)
 
     cdef inline void _visit_cell(self, const Query* q, int32_t cx, int32_t cy,
                                  uint32_t s) noexcept nogil:
         cdef int32_t b = table_find(&self.table, cell_key(cx, cy)), j, i
-        cdef Bucket* bucket
+        cdef Entry* e
         if b < 0:
             return
-        bucket = &self.buckets[b]
-        for j in range(bucket.n):
-            i = bucket.e[j].obj
+        e = entries_of(&self.buckets[b])
+        for j in range(self.buckets[b].n):
+            i = e[j].obj
             if self.stamp[i] != s:
                 self.stamp[i] = s
                 if self._accept(q, i):
@@ -589,7 +697,7 @@ cdef class UniformGrid:
         else:
             # The query covers more cells than there are objects: scanning is cheaper.
             for i in range(<int32_t>self.obj_hi):
-                if self.shape[i] != SHAPE_FREE and self.large_slot[i] < 0 \
+                if self.body[i].kind != SHAPE_FREE and self.large_slot[i] < 0 \
                         and ranges_meet(&self.range[i], r) and self._accept(q, i):
                     self.out[self.out_n] = i
                     self.out_n += 1
@@ -690,16 +798,16 @@ cdef class UniformGrid:
         return 0
 
     cdef inline bint _touch(self, int32_t a, int32_t b) noexcept nogil:
-        return shapes_touch(&self.box[a], &self.circle[a], self.shape[a],
-                            &self.box[b], &self.circle[b], self.shape[b])
+        return shapes_touch(&self.body[a].box, &self.body[a].circle, self.body[a].kind,
+                            &self.body[b].box, &self.body[b].circle, self.body[b].kind)
 
     cdef int _find_pairs(self) noexcept nogil:
         """Every overlapping pair once, into pair_buf; -1 if out of memory."""
         cdef Py_ssize_t bi, li, j
-        cdef int32_t n, u, v, a, c, bcx, bcy, L
+        cdef int32_t n, u, v, a, c, L
+        cdef uint32_t edge
         cdef Entry* e
-        cdef const CellRange* ra
-        cdef const CellRange* rc
+        cdef Entry* ahead
         cdef Py_ssize_t cell_pairs = 0, checks = 0, found = 0
         cdef Query q
         self.n_pairs = 0
@@ -707,21 +815,21 @@ cdef class UniformGrid:
             n = self.buckets[bi].n
             if n < 2:
                 continue
-            e = self.buckets[bi].e
-            bcx = self.buckets[bi].cx
-            bcy = self.buckets[bi].cy
+            e = entries_of(&self.buckets[bi])
+            if bi + 8 < self.n_buckets and self.buckets[bi + 8].n >= 2:
+                ahead = entries_of(&self.buckets[bi + 8])
+                for u in range(self.buckets[bi + 8].n if self.buckets[bi + 8].n <= LOCAL_ENTRIES else LOCAL_ENTRIES):
+                    prefetch(&self.body[ahead[u].obj])
             cell_pairs += (<Py_ssize_t>n * (n - 1)) // 2
             for u in range(n - 1):
                 a = e[u].obj
-                ra = &self.range[a]
+                edge = e[u].member & 3
                 for v in range(u + 1, n):
-                    c = e[v].obj
-                    rc = &self.range[c]
-                    # A pair sharing several cells is tested only in the first one
-                    # they share: the min corner of their cell ranges' overlap.
-                    if (ra.x0 if ra.x0 > rc.x0 else rc.x0) != bcx or \
-                            (ra.y0 if ra.y0 > rc.y0 else rc.y0) != bcy:
+                    # A pair sharing several cells is tested only in the first one they
+                    # share: the cell where one of them starts its column and one its row.
+                    if (edge | (e[v].member & 3)) != 3:
                         continue
+                    c = e[v].obj
                     checks += 1
                     if self._touch(a, c):
                         found += 1
@@ -761,6 +869,292 @@ cdef class UniformGrid:
         return [(handles[self.pair_buf[2 * k]], handles[self.pair_buf[2 * k + 1]])
                 for k in range(self.n_pairs)]
 
+    # -------------------------------------------------------------------- batch
+    # Whole arrays in one call: every row is validated before anything changes, then
+    # the loop runs without the GIL. Arrays are used in place when they are already
+    # C-contiguous float64 (int64 for ids); anything else is converted once.
+
+    cdef int _check_ids(self, const int64_t[::1] ids) except -1:
+        cdef Py_ssize_t k, n = ids.shape[0], bad = -1
+        with nogil:
+            for k in range(n):
+                if not (0 <= ids[k] < self.obj_hi) or self.body[ids[k]].kind == SHAPE_FREE:
+                    bad = k
+                    break
+        if bad >= 0:
+            raise KeyError(f"ids[{bad}]: no object with id {ids[bad]} in this grid")
+        return 0
+
+    cdef int _rect_rows(self, const double[:, ::1] rows, Py_ssize_t* bad) noexcept nogil:
+        cdef Py_ssize_t k
+        cdef Box b
+        cdef CellRange r
+        cdef int code
+        for k in range(rows.shape[0]):
+            code = box_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &b) or \
+                range_of(&b, self.origin_x, self.origin_y, self.cell_size, &r)
+            if code:
+                bad[0] = k
+                return code
+        return 0
+
+    cdef int _circle_rows(self, const double[:, ::1] centers, const double[::1] radii,
+                          Py_ssize_t* bad) noexcept nogil:
+        cdef Py_ssize_t k
+        cdef Box b
+        cdef Circle c
+        cdef CellRange r
+        cdef int code
+        for k in range(centers.shape[0]):
+            code = box_from_circle(centers[k, 0], centers[k, 1], radii[k], &c, &b) or \
+                range_of(&b, self.origin_x, self.origin_y, self.cell_size, &r)
+            if code:
+                bad[0] = k
+                return code
+        return 0
+
+    cdef int _validate_rects(self, const double[:, ::1] rows) except -1:
+        cdef Py_ssize_t bad = 0
+        cdef int code
+        with nogil:
+            code = self._rect_rows(rows, &bad)
+        if code:
+            raise input_error(code, f"rects[{bad}]: ", rows[bad, 0], rows[bad, 1],
+                              rows[bad, 2], rows[bad, 3], self.cell_size)
+        return 0
+
+    cdef int _validate_circles(self, const double[:, ::1] centers, const double[::1] radii) except -1:
+        cdef Py_ssize_t bad = 0
+        cdef int code
+        with nogil:
+            code = self._circle_rows(centers, radii, &bad)
+        if code:
+            raise input_error(code, f"circles[{bad}]: ", centers[bad, 0], centers[bad, 1],
+                              radii[bad], 0.0, self.cell_size)
+        return 0
+
+    cdef object _new_ids(self, Py_ssize_t n, object handles):
+        """Reserve n ids (recycled first); returns them as an int64 array."""
+        cdef Py_ssize_t k
+        if handles is not None and len(handles) != n:
+            raise ValueError(f"handles has {len(handles)} items for {n} objects")
+        if self._reserve_objects(self.obj_hi + n) < 0:
+            raise MemoryError()
+        ids = np.empty(n, dtype=np.int64)
+        cdef int64_t[::1] out = ids
+        for k in range(n):
+            if self.n_free:
+                self.n_free -= 1
+                out[k] = self.free_ids[self.n_free]
+            else:
+                out[k] = self.obj_hi
+                self.obj_hi += 1
+        if len(self.handles) < self.obj_hi:
+            self.handles.extend([None] * (self.obj_hi - len(self.handles)))
+        return ids
+
+    cdef int _commit_new(self, const int64_t[::1] ids, Py_ssize_t linked, object handles) except -1:
+        """Give the first `linked` new ids their handles; return the rest unused."""
+        cdef Py_ssize_t k, n = ids.shape[0]
+        cdef list store = self.handles
+        for k in range(linked):
+            store[ids[k]] = ids[k] if handles is None else handles[k]
+        for k in range(n - 1, linked - 1, -1):
+            self.free_ids[self.n_free] = <int32_t>ids[k]
+            self.n_free += 1
+        self.n_live += linked
+        if linked < n:
+            raise MemoryError()
+        return 0
+
+    def insert_rects(self, rects, handles=None):
+        """Add n boxes from an (n, 4) array of (x, y, width, height) rows; returns
+        their ids (int64). Handles default to the ids."""
+        cdef const double[:, ::1] rows = as_rows(rects, 4, "rects")
+        cdef Py_ssize_t k, n = rows.shape[0], linked = 0
+        cdef Box b
+        cdef Circle c
+        cdef CellRange r
+        self._idle()
+        self._validate_rects(rows)
+        ids = self._new_ids(n, handles)
+        cdef const int64_t[::1] idv = ids
+        c.x = c.y = c.r = 0.0
+        self.busy = True
+        with nogil:
+            for k in range(n):
+                box_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &b)
+                range_of(&b, self.origin_x, self.origin_y, self.cell_size, &r)
+                if self._link_new(<int32_t>idv[k], &b, &c, SHAPE_BOX, &r) < 0:
+                    break
+                linked += 1
+        self.busy = False
+        self._commit_new(idv, linked, handles)
+        return ids
+
+    def insert_circles(self, centers, radii, handles=None):
+        """Add n discs from (n, 2) centers and n radii (or one radius for all)."""
+        cdef const double[:, ::1] xy = as_rows(centers, 2, "centers")
+        cdef const double[::1] rad = as_radii(radii, xy.shape[0])
+        cdef Py_ssize_t k, n = xy.shape[0], linked = 0
+        cdef Box b
+        cdef Circle c
+        cdef CellRange r
+        self._idle()
+        self._validate_circles(xy, rad)
+        ids = self._new_ids(n, handles)
+        cdef const int64_t[::1] idv = ids
+        self.busy = True
+        with nogil:
+            for k in range(n):
+                box_from_circle(xy[k, 0], xy[k, 1], rad[k], &c, &b)
+                range_of(&b, self.origin_x, self.origin_y, self.cell_size, &r)
+                if self._link_new(<int32_t>idv[k], &b, &c, SHAPE_CIRCLE, &r) < 0:
+                    break
+                linked += 1
+        self.busy = False
+        self._commit_new(idv, linked, handles)
+        return ids
+
+    cdef int _link_new(self, int32_t i, const Box* b, const Circle* c, uint8_t kind,
+                       const CellRange* r) noexcept nogil:
+        self.body[i].box = b[0]
+        self.body[i].circle = c[0]
+        self.range[i] = r[0]
+        if self._link(i) < 0:
+            return -1
+        self.body[i].kind = kind
+        return 0
+
+    def update_rects(self, ids, rects):
+        """Move/resize the objects `ids` to the boxes in the (n, 4) array `rects`."""
+        cdef const int64_t[::1] idv = as_ids(ids)
+        cdef const double[:, ::1] rows = as_rows(rects, 4, "rects")
+        cdef Py_ssize_t k, n = idv.shape[0]
+        cdef Box b
+        cdef Circle c
+        cdef CellRange r
+        cdef int failed = 0
+        if rows.shape[0] != n:
+            raise ValueError(f"{n} ids but {rows.shape[0]} rects")
+        self._idle()
+        self._check_ids(idv)
+        self._validate_rects(rows)
+        c.x = c.y = c.r = 0.0
+        self.busy = True
+        with nogil:
+            for k in range(n):
+                box_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &b)
+                range_of(&b, self.origin_x, self.origin_y, self.cell_size, &r)
+                if self._place(<int32_t>idv[k], &b, &c, SHAPE_BOX, &r) < 0:
+                    failed = 1
+                    break
+        self.busy = False
+        if failed:
+            raise MemoryError()
+
+    def update_circles(self, ids, centers, radii):
+        """Move/resize the objects `ids` to discs: (n, 2) centers, n radii (or one)."""
+        cdef const int64_t[::1] idv = as_ids(ids)
+        cdef const double[:, ::1] xy = as_rows(centers, 2, "centers")
+        cdef const double[::1] rad = as_radii(radii, xy.shape[0])
+        cdef Py_ssize_t k, n = idv.shape[0]
+        cdef Box b
+        cdef Circle c
+        cdef CellRange r
+        cdef int failed = 0
+        if xy.shape[0] != n:
+            raise ValueError(f"{n} ids but {xy.shape[0]} centers")
+        self._idle()
+        self._check_ids(idv)
+        self._validate_circles(xy, rad)
+        self.busy = True
+        with nogil:
+            for k in range(n):
+                box_from_circle(xy[k, 0], xy[k, 1], rad[k], &c, &b)
+                range_of(&b, self.origin_x, self.origin_y, self.cell_size, &r)
+                if self._place(<int32_t>idv[k], &b, &c, SHAPE_CIRCLE, &r) < 0:
+                    failed = 1
+                    break
+        self.busy = False
+        if failed:
+            raise MemoryError()
+
+    def remove_many(self, ids):
+        """Remove the objects `ids` (all must be present, none twice)."""
+        cdef const int64_t[::1] idv = as_ids(ids)
+        cdef Py_ssize_t k, n = idv.shape[0]
+        cdef int32_t i
+        self._idle()
+        self._check_ids(idv)
+        if len(np.unique(np.asarray(idv))) != n:
+            raise ValueError("ids contains duplicates")
+        with nogil:
+            for k in range(n):
+                i = <int32_t>idv[k]
+                self._unlink(i)
+                self.body[i].kind = SHAPE_FREE
+                self.free_ids[self.n_free] = i
+                self.n_free += 1
+            self.n_live -= n
+        for k in range(n):
+            self.handles[idv[k]] = None
+
+    def pair_ids(self, out=None):
+        """Every overlapping pair once as a (k, 2) int32 array of ids (smaller first).
+        Pass `out`, an (m, 2) int32 C-contiguous array with m >= k, to reuse memory:
+        the result is then a view of it."""
+        cdef int failed
+        cdef int32_t[:, ::1] dest
+        self._idle()
+        self.busy = True
+        with nogil:
+            failed = self._find_pairs()
+        self.busy = False
+        if failed:
+            raise MemoryError()
+        if out is None or out.shape[0] < self.n_pairs:
+            out = np.empty((self.n_pairs, 2), dtype=np.int32)
+        dest = out
+        if self.n_pairs:
+            memcpy(&dest[0, 0], self.pair_buf, self.n_pairs * 2 * sizeof(int32_t))
+        return out[:self.n_pairs]
+
+    def query_rects(self, rects, bint exact=False):
+        """Many range queries at once, in CSR form: returns (offsets, ids) where the
+        ids of query k are ids[offsets[k]:offsets[k + 1]]."""
+        cdef const double[:, ::1] rows = as_rows(rects, 4, "rects")
+        cdef Py_ssize_t k, m = rows.shape[0], total = 0
+        cdef Query q
+        cdef int failed = 0
+        self._idle()
+        self._validate_rects(rows)
+        offsets = np.empty(m + 1, dtype=np.int64)
+        cdef int64_t[::1] off = offsets
+        q.kind = Q_BOX if exact else Q_CELLS
+        self.busy = True
+        with nogil:
+            off[0] = 0
+            for k in range(m):
+                box_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &q.box)
+                range_of(&q.box, self.origin_x, self.origin_y, self.cell_size, &q.cells)
+                self._collect(&q)
+                if grow_array(<void**>&self.pair_buf, &self.pair_cap, total + self.out_n,
+                              sizeof(int32_t)) < 0:
+                    failed = 1
+                    break
+                memcpy(self.pair_buf + total, self.out, self.out_n * sizeof(int32_t))
+                total += self.out_n
+                off[k + 1] = total
+        self.busy = False
+        if failed:
+            raise MemoryError()
+        ids = np.empty(total, dtype=np.int32)
+        cdef int32_t[::1] dest = ids
+        if total:
+            memcpy(&dest[0], self.pair_buf, total * sizeof(int32_t))
+        return offsets, ids
+
     # -------------------------------------------------------------------- stats
 
     def stats(self):
@@ -768,10 +1162,11 @@ cdef class UniformGrid:
         objects per cell, large objects, longest hash probe, last pair-pass counters."""
         cdef Py_ssize_t i, members = 0, most = 0
         for i in range(self.n_buckets):
-            members += self.buckets[i].n
+            if self.buckets[i].n > 0:
+                members += self.buckets[i].n
             if self.buckets[i].n > most:
                 most = self.buckets[i].n
-        cells = self.table.count
+        cells = self.n_active
         return {
             "objects": self.n_live,
             "active_cells": cells,
@@ -789,4 +1184,4 @@ cdef class UniformGrid:
         """{(cx, cy): number of objects} for every active cell."""
         cdef Py_ssize_t i
         return {(self.buckets[i].cx, self.buckets[i].cy): self.buckets[i].n
-                for i in range(self.n_buckets) if self.buckets[i].n}
+                for i in range(self.n_buckets) if self.buckets[i].n > 0}
