@@ -1,0 +1,257 @@
+"""python -m spatial_hash.bench: naive vs hashed broad phase, side by side.
+
+Every method runs on the same scenes for the same frames (move every object,
+bring the index up to date, emit all overlapping pairs). The command checks that
+all methods report the same pairs, prints ms/frame with speed ratios, and writes
+a JSON file and a log-log scaling plot. The quick default takes well under a
+minute; --full runs the slow peers further and times more frames.
+"""
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+
+import numpy as np
+
+from spatial_hash import peers, scenes
+
+QUICK_SIZES = {"uniform": [1_000, 10_000, 100_000, 1_000_000], "mixed": [100_000],
+               "clustered": [100_000], "bullets": [10_100]}
+FULL_SIZES = {"uniform": [1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000],
+              "mixed": [10_000, 100_000, 1_000_000], "clustered": [10_000, 100_000, 1_000_000],
+              "bullets": [10_100]}
+
+
+def progress(text):
+    print(text, file=sys.stderr, flush=True)
+
+
+def time_method(method_cls, scene, frames):
+    """Median ms/frame over `frames` frames after one warm-up frame, and the
+    method's pairs on the last frame in canonical form."""
+    scene = scene.copy()
+    method = method_cls()
+    method.setup(scene)
+    scene.step()
+    method.frame(scene)
+    times = []
+    for _ in range(frames):
+        start = time.perf_counter()
+        scene.step()
+        result = method.frame(scene)
+        times.append(time.perf_counter() - start)
+    return 1e3 * statistics.median(times), method.canonical(result)
+
+
+def run(sizes, methods, frames, full):
+    plan = [(name, n, m) for name, ns in sizes.items() for n in ns for m in methods]
+    records = []
+    agreement = []
+    for step, (name, n, method) in enumerate(plan, 1):
+        cap = method.max_n_full if full else method.max_n
+        label = f"[{step:>2}/{len(plan)}] {name:<9} N={n:>9,} {method.name:<30}"
+        if cap is not None and n > cap:
+            progress(f"{label} skipped (too slow above N={cap:,}; --full raises the cap)")
+            records.append({"scene": name, "n": n, "method": method.name, "skipped": True})
+            continue
+        scene = scenes.SCENES[name](n)
+        ms, pairs = time_method(method, scene, frames)
+        progress(f"{label} {ms:10.2f} ms/frame  {len(pairs):,} pairs")
+        records.append({"scene": name, "n": n, "method": method.name, "peer": method.peer,
+                        "ms_per_frame": ms, "pairs": int(len(pairs)), "skipped": False})
+        agreement.append((name, n, method.name, pairs))
+    return records, check_agreement(agreement)
+
+
+def check_agreement(results):
+    """Every method's pairs on a scene must equal every other's."""
+    problems = []
+    by_scene = {}
+    for name, n, method, pairs in results:
+        by_scene.setdefault((name, n), []).append((method, pairs))
+    for (name, n), entries in by_scene.items():
+        ref_method, ref = entries[-1]
+        for method, pairs in entries[:-1]:
+            if not np.array_equal(pairs, ref):
+                problems.append(f"{name} N={n:,}: {method} reports {len(pairs):,} pairs, "
+                                f"{ref_method} {len(ref):,}")
+    return problems
+
+
+def table(records):
+    lines = [f"{'scene':<10}{'N':>10}  {'method':<32}{'ms/frame':>10}  {'batch is':>12}"]
+    for key in dict.fromkeys((r["scene"], r["n"]) for r in records):
+        rows = [r for r in records if (r["scene"], r["n"]) == key]
+        ours = next((r for r in rows if r["method"] == peers.BatchAPI.name and not r["skipped"]), None)
+        for r in rows:
+            if r["skipped"]:
+                ms, ratio = "skipped", ""
+            else:
+                ms = f"{r['ms_per_frame']:.2f}"
+                ratio = f"{r['ms_per_frame'] / ours['ms_per_frame']:.1f}x faster" \
+                    if ours and r is not ours else ""
+            lines.append(f"{key[0]:<10}{key[1]:>10,}  {r['method']:<32}{ms:>10}  {ratio:>12}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def ratio(records, scene, n, slower, faster):
+    def ms(method):
+        for r in records:
+            if (r["scene"], r["n"], r["method"]) == (scene, n, method) and not r["skipped"]:
+                return r["ms_per_frame"]
+        return None
+    a, b = ms(slower), ms(faster)
+    return None if a is None or b is None else a / b
+
+
+def per_object_costs(n=100_000, calls=100_000):
+    """µs per call of the object-keyed API with N objects: an update that stays in
+    its cells, and a query_nearby returning about ten objects, both at every
+    object in turn (cold caches, as a game loop over its entities sees them) and
+    repeated at one spot (warm: the call overhead alone)."""
+    from spatial_hash.grid import OptimizedSpatialHash
+    scene = scenes.uniform(n)
+    index = OptimizedSpatialHash(scene.cell_size)
+    bounds = [tuple(b) for b in scene.bounds().tolist()]
+    for obj, b in enumerate(bounds):
+        index.insert(obj, b)
+    picked = bounds[:calls]
+    update = index.update
+    start = time.perf_counter()
+    for obj, b in enumerate(picked):
+        update(obj, b)
+    update_us = 1e6 * (time.perf_counter() - start) / len(picked)
+    # A box 1.5 cells wide around an object holds about ten objects at this density.
+    side = 1.5 * scene.cell_size
+    size = (side, side)
+    corners = [(b[0] - side / 4, b[1] - side / 4) for b in picked]
+    query = index.query_nearby
+    found = 0
+    start = time.perf_counter()
+    for c in corners:
+        found += len(query(c, size))
+    cold_us = 1e6 * (time.perf_counter() - start) / len(corners)
+    spot = corners[0]
+    start = time.perf_counter()
+    for _ in corners:
+        query(spot, size)
+    warm_us = 1e6 * (time.perf_counter() - start) / len(corners)
+    return {"n": n, "update_same_cells_us": update_us, "query_nearby_us": cold_us,
+            "query_nearby_warm_us": warm_us, "query_nearby_warm_results": len(query(spot, size)),
+            "query_nearby_mean_results": found / len(corners)}
+
+
+TARGETS = [
+    ("uniform", 100_000, peers.KDTree.name, 5.0),
+    ("uniform", 100_000, peers.STRTree.name, 20.0),
+    ("uniform", 1_000_000, peers.KDTree.name, 5.0),
+]
+
+
+def targets_report(records, micro):
+    lines = []
+    for scene, n, peer, goal in TARGETS:
+        r = ratio(records, scene, n, peer, peers.BatchAPI.name)
+        if r is None:
+            lines.append(f"  - batch vs {peer} at {scene} N={n:,}: not measured")
+        else:
+            verdict = "met" if r >= goal else "NOT met"
+            lines.append(f"  - batch vs {peer} at {scene} N={n:,}: {r:.1f}x (target {goal:g}x): {verdict}")
+    for key, label in (("update_same_cells_us", "per-object update staying in its cells"),
+                       ("query_nearby_us", "per-object query_nearby (~%.0f results)"
+                        % micro["query_nearby_mean_results"])):
+        verdict = "met" if micro[key] < 1.0 else "NOT met"
+        lines.append(f"  - {label}: {micro[key]:.2f} µs/call (target < 1 µs): {verdict}")
+    lines.append(f"    (the same query repeated at one spot, warm caches: "
+                 f"{micro['query_nearby_warm_us']:.2f} µs for {micro['query_nearby_warm_results']} results)")
+    return "\n".join(lines)
+
+
+def plot(records, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(8, 5.5))
+    uniform = [r for r in records if r["scene"] == "uniform" and not r["skipped"]]
+    for method in dict.fromkeys(r["method"] for r in uniform):
+        pts = sorted((r["n"], r["ms_per_frame"]) for r in uniform if r["method"] == method)
+        ax.plot(*zip(*pts), marker="o", linewidth=2.5 if "spatial_hash" in method else 1.5,
+                label=method)
+    ax.axhline(1000 / 60, color="grey", linestyle=":", linewidth=1)
+    ax.text(1.1e3, 1000 / 60 * 1.1, "16.7 ms (60 FPS)", color="grey")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("objects (N)")
+    ax.set_ylabel("ms per frame (move + update + all pairs)")
+    ax.set_title("Broad phase, uniform scene (equal circles, constant density)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m spatial_hash.bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--full", action="store_true", help="larger N for the slow peers, more frames")
+    parser.add_argument("--scenes", default=None, help="comma-separated: " + ",".join(scenes.SCENES))
+    parser.add_argument("--sizes", default=None, help="comma-separated N, overriding every scene's")
+    parser.add_argument("--frames", type=int, default=None, help="timed frames per method (default 3, 7 with --full)")
+    parser.add_argument("--out", default="bench_results", help="folder for results.json and scaling.png")
+    parser.add_argument("--snapshot", metavar="PNG", help="draw one frame of a scene and exit")
+    args = parser.parse_args(argv)
+
+    if args.snapshot:
+        from spatial_hash.snapshot import draw
+        draw(args.snapshot)
+        print(f"snapshot written to {args.snapshot}")
+        return 0
+
+    sizes = dict(FULL_SIZES if args.full else QUICK_SIZES)
+    if args.scenes:
+        wanted = args.scenes.split(",")
+        unknown = [s for s in wanted if s not in scenes.SCENES]
+        if unknown:
+            parser.error(f"unknown scene(s) {unknown}; choose from {list(scenes.SCENES)}")
+        sizes = {s: sizes.get(s, QUICK_SIZES[s]) for s in wanted}
+    if args.sizes:
+        ns = [int(v.replace("_", "")) for v in args.sizes.split(",")]
+        sizes = {s: (ns if s != "bullets" else sizes[s]) for s in sizes}
+    frames = args.frames or (7 if args.full else 3)
+
+    started = time.perf_counter()
+    records, problems = run(sizes, peers.METHODS, frames, args.full)
+    progress("timing the per-object API ...")
+    micro = per_object_costs()
+
+    print()
+    print(table(records))
+    if problems:
+        print("PAIR SETS DISAGREE:")
+        for p in problems:
+            print("  " + p)
+    else:
+        print("All methods report identical pair sets on every scene.")
+    print(f"\nTargets (ratios measured in this run, {os.cpu_count()} cores):")
+    print(targets_report(records, micro))
+
+    os.makedirs(args.out, exist_ok=True)
+    json_path = os.path.join(args.out, "results.json")
+    with open(json_path, "w") as f:
+        json.dump({"machine": {"python": platform.python_version(), "platform": platform.platform(),
+                               "cpus": os.cpu_count()},
+                   "frames": frames, "records": records, "per_object": micro,
+                   "pairs_agree": not problems, "disagreements": problems}, f, indent=2)
+    png_path = os.path.join(args.out, "scaling.png")
+    plot(records, png_path)
+    print(f"\nwrote {json_path} and {png_path} in {time.perf_counter() - started:.0f} s")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

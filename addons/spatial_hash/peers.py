@@ -1,0 +1,251 @@
+"""The broad phases the benchmark races, each written the way its users would.
+
+Every method builds its index once (`setup`, untimed) and then, once per frame,
+brings the index up to date with the scene and returns all overlapping pairs in
+its own natural form (`frame`, timed). `canonical` turns that result into a
+sorted (k, 2) array of object indices, smaller first, for the cross-check.
+Heavy peers are imported lazily so the addon folder stays importable in Godot.
+"""
+import numpy as np
+
+from spatial_hash._core import UniformGrid
+from spatial_hash.grid import OptimizedSpatialHash
+
+
+def canonical_array(pairs):
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    pairs = np.sort(pairs, axis=1)
+    if len(pairs) == 0:
+        return pairs
+    order = np.lexsort((pairs[:, 1], pairs[:, 0]))
+    return pairs[order]
+
+
+def _boxes(scene):
+    """(minx, miny, maxx, maxy) columns exactly as the library computes them."""
+    if scene.kind == "box":
+        x, y = scene.pos[:, 0], scene.pos[:, 1]
+        return x, y, x + scene.extent[:, 0], y + scene.extent[:, 1]
+    x, y, r = scene.pos[:, 0], scene.pos[:, 1], scene.extent
+    return x - r, y - r, x + r, y + r
+
+
+def exact_filter(scene, i, j):
+    """Keep the candidate pairs (i, j) that really overlap: closed boxes, then circles."""
+    x0, y0, x1, y1 = _boxes(scene)
+    keep = (x0[i] <= x1[j]) & (x0[j] <= x1[i]) & (y0[i] <= y1[j]) & (y0[j] <= y1[i])
+    if scene.kind == "circle":
+        dx = scene.pos[i, 0] - scene.pos[j, 0]
+        dy = scene.pos[i, 1] - scene.pos[j, 1]
+        rr = scene.extent[i] + scene.extent[j]
+        keep &= dx * dx + dy * dy <= rr * rr
+    return i[keep], j[keep]
+
+
+class Method:
+    name = "?"
+    peer = True          # False for this library's own methods
+    max_n = None         # largest N it is run at in the quick benchmark
+    max_n_full = None    # ... and with --full
+
+    def setup(self, scene):
+        pass
+
+    def frame(self, scene):
+        raise NotImplementedError
+
+    def canonical(self, result):
+        return canonical_array(result)
+
+
+class NaiveAllPairs(Method):
+    """Every pair i < j tested with numpy, a block of rows at a time: O(N^2)."""
+    name = "naive all-pairs (numpy)"
+    max_n = 10_100
+    max_n_full = 30_000
+
+    def frame(self, scene):
+        n = len(scene)
+        x0, y0, x1, y1 = _boxes(scene)
+        found = []
+        block = max(1, 2_000_000 // max(n, 1))
+        for start in range(0, n, block):
+            rows = np.arange(start, min(start + block, n))
+            cols = np.arange(start, n)
+            i, j = np.nonzero((x0[rows, None] <= x1[None, cols]) & (x0[None, cols] <= x1[rows, None])
+                              & (y0[rows, None] <= y1[None, cols]) & (y0[None, cols] <= y1[rows, None]))
+            i, j = rows[i], cols[j]
+            upper = i < j
+            found.append(np.column_stack(exact_filter(scene, i[upper], j[upper])))
+        return np.concatenate(found) if found else np.empty((0, 2), np.int64)
+
+
+class KDTree(Method):
+    """scipy cKDTree rebuilt every frame, query_pairs with the largest reach, then
+    the exact test on the candidates."""
+    name = "scipy cKDTree"
+
+    def frame(self, scene):
+        from scipy.spatial import cKDTree
+        if scene.kind == "box":
+            half = scene.extent / 2.0
+            tree = cKDTree(scene.pos + half)
+            reach = 2.0 * float(half.max())
+            cand = tree.query_pairs(reach, p=np.inf, output_type="ndarray")
+        else:
+            tree = cKDTree(scene.pos)
+            reach = 2.0 * float(scene.extent.max())
+            cand = tree.query_pairs(reach, output_type="ndarray")
+            if float(scene.extent.min()) == float(scene.extent.max()):
+                return cand          # equal circles: the distance test is the exact test
+        i, j = exact_filter(scene, cand[:, 0], cand[:, 1])
+        return np.column_stack((i, j))
+
+
+class STRTree(Method):
+    """shapely STRtree over the bounding boxes, rebuilt every frame, one bulk
+    envelope query, then the exact test."""
+    name = "shapely STRtree"
+    max_n = 100_000
+    max_n_full = 1_000_000
+
+    def frame(self, scene):
+        import shapely
+        x0, y0, x1, y1 = _boxes(scene)
+        boxes = shapely.box(x0, y0, x1, y1)
+        tree = shapely.STRtree(boxes)
+        i, j = tree.query(boxes)
+        upper = i < j
+        i, j = exact_filter(scene, i[upper], j[upper])
+        return np.column_stack((i, j))
+
+
+class PlainPythonHash(Method):
+    """A dict-of-lists spatial hash written like the GDScript original (seed 002):
+    prime-XOR cell keys, remove/insert every object every frame, query_nearby per
+    object with a seen-dict, and a pair-key dict against double checks."""
+    name = "plain-Python dict hash"
+    max_n = 10_100
+    max_n_full = 100_000
+
+    def setup(self, scene):
+        self.cell = scene.cell_size
+        self.table = {}
+        self.where = [self._cells(b) for b in self._bounds(scene)]
+        for obj, cells in enumerate(self.where):
+            for key in cells:
+                self.table.setdefault(key, []).append(obj)
+
+    @staticmethod
+    def _bounds(scene):
+        x0, y0, x1, y1 = _boxes(scene)
+        return list(zip(x0.tolist(), y0.tolist(), x1.tolist(), y1.tolist()))
+
+    def _cells(self, b):
+        c = self.cell
+        cx0, cy0 = int(b[0] // c), int(b[1] // c)
+        cx1, cy1 = int(b[2] // c), int(b[3] // c)
+        return [(x * 73856093) ^ (y * 19349663)
+                for x in range(cx0, cx1 + 1) for y in range(cy0, cy1 + 1)]
+
+    def frame(self, scene):
+        table = self.table
+        bounds = self._bounds(scene)
+        for obj, b in enumerate(bounds):
+            for key in self.where[obj]:
+                bucket = table[key]
+                bucket.remove(obj)
+                if not bucket:
+                    del table[key]
+            cells = self.where[obj] = self._cells(b)
+            for key in cells:
+                if key in table:
+                    if obj not in table[key]:
+                        table[key].append(obj)
+                else:
+                    table[key] = [obj]
+        circles = scene.kind == "circle"
+        pos = scene.pos.tolist()
+        ext = scene.extent.tolist()
+        checked = {}
+        pairs = []
+        for a, ba in enumerate(bounds):
+            seen = {}
+            for key in self.where[a]:
+                for b in table.get(key, ()):
+                    if b == a or b in seen:
+                        continue
+                    seen[b] = True
+                    pair = (a, b) if a < b else (b, a)
+                    if pair in checked:
+                        continue
+                    checked[pair] = True
+                    bb = bounds[b]
+                    if ba[0] <= bb[2] and bb[0] <= ba[2] and ba[1] <= bb[3] and bb[1] <= ba[3]:
+                        if circles:
+                            dx = pos[a][0] - pos[b][0]
+                            dy = pos[a][1] - pos[b][1]
+                            rr = ext[a] + ext[b]
+                            if dx * dx + dy * dy > rr * rr:
+                                continue
+                        pairs.append(pair)
+        return pairs
+
+
+class PerObjectAPI(Method):
+    """This library's object-keyed Python API: one update call per object, then
+    pairs() as a list of handle tuples."""
+    name = "spatial_hash per-object API"
+    peer = False
+    max_n = 100_000
+    max_n_full = 1_000_000
+
+    def setup(self, scene):
+        self.index = OptimizedSpatialHash(scene.cell_size)
+        self._put(scene)
+
+    def _put(self, scene):
+        index = self.index
+        if scene.kind == "circle":
+            for obj, (xy, r) in enumerate(zip(scene.pos.tolist(), scene.extent.tolist())):
+                index.insert_circle(obj, xy, r)
+        else:
+            for obj, (xy, wh) in enumerate(zip(scene.pos.tolist(), scene.extent.tolist())):
+                index.insert(obj, (xy[0], xy[1], wh[0], wh[1]))
+
+    def frame(self, scene):
+        self._put(scene)
+        return self.index.pairs()
+
+
+class BatchAPI(Method):
+    """This library's batch API on the uniform grid: one array call to update
+    every object, one call for all pairs as an (k, 2) id array."""
+    name = "spatial_hash batch (uniform)"
+    peer = False
+
+    def make_index(self, scene):
+        return UniformGrid(scene.cell_size)
+
+    def setup(self, scene):
+        self.index = self.make_index(scene)
+        self.out = None
+        if scene.kind == "circle":
+            self.ids = self.index.insert_circles(scene.pos, scene.extent)
+        else:
+            self.ids = self.index.insert_rects(scene.bounds())
+
+    def frame(self, scene):
+        if scene.kind == "circle":
+            self.index.update_circles(self.ids, scene.pos, scene.extent)
+        else:
+            self.index.update_rects(self.ids, scene.bounds())
+        pairs = self.index.pair_ids(self.out)
+        self.out = pairs.base if pairs.base is not None else pairs
+        return pairs
+
+    def canonical(self, result):
+        return canonical_array(self.ids[np.asarray(result, dtype=np.int64)])
+
+
+METHODS = [NaiveAllPairs, KDTree, STRTree, PlainPythonHash, PerObjectAPI, BatchAPI]

@@ -1,0 +1,166 @@
+"""The batch API against the per-object API and brute force."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from oracle import Oracle, same_pairs
+from spatial_hash import UniformGrid
+
+ROWS = st.integers(0, 60).flatmap(lambda n: st.tuples(
+    arrays(np.float64, (n, 2), elements=st.floats(-40, 40)),
+    arrays(np.float64, (n, 2), elements=st.floats(0, 12)),
+    arrays(np.float64, (n,), elements=st.floats(0, 6))))
+
+
+def oracle_pairs(grid, ids):
+    oracle = Oracle(grid.cell_size)
+    for i in ids.tolist():
+        circle = grid.circle_of(i)
+        if circle is None:
+            oracle.insert(i, grid.bounds(i))
+        else:
+            oracle.insert_circle(i, circle[:2], circle[2])
+    return oracle
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=ROWS, cell=st.sampled_from([0.7, 3.0, 16.0]), moves=st.integers(0, 2))
+def test_batch_pairs_equal_per_object_and_brute_force(rows, cell, moves):
+    pos, size, radii = rows
+    n = len(pos)
+    half = n // 2
+    batch = UniformGrid(cell, large_threshold=3)
+    single = UniformGrid(cell, large_threshold=3)
+    rects = np.hstack([pos[:half], size[:half]])
+    box_ids = batch.insert_rects(rects)
+    circle_ids = batch.insert_circles(pos[half:], radii[half:])
+    for x, y, w, h in rects.tolist():
+        single.insert_rect(x, y, w, h)
+    for (x, y), r in zip(pos[half:].tolist(), radii[half:].tolist()):
+        single.insert_circle(x, y, r)
+    assert box_ids.tolist() == list(range(half)) and circle_ids.tolist() == list(range(half, n))
+    rng = np.random.default_rng(n)
+    for _ in range(moves):
+        shift = rng.uniform(-cell, cell, size=(n, 2))
+        rects[:, :2] += shift[:half]
+        batch.update_rects(box_ids, rects)
+        batch.update_circles(circle_ids, pos[half:] + shift[half:], radii[half:])
+        for i, (x, y, w, h) in enumerate(rects.tolist()):
+            single.update_rect(i, x, y, w, h)
+        for i, ((x, y), r) in enumerate(zip((pos[half:] + shift[half:]).tolist(), radii[half:].tolist())):
+            single.update_circle(half + i, x, y, r)
+    got = batch.pair_ids()
+    assert got.dtype == np.int32 and got.shape[1] == 2
+    assert np.all(got[:, 0] < got[:, 1])
+    expected = oracle_pairs(batch, np.arange(n)).pairs()
+    assert same_pairs(got.tolist(), expected)
+    assert same_pairs(single.pair_ids().tolist(), expected)
+    assert single.stats() == batch.stats()
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=ROWS, queries=arrays(np.float64, (7, 4), elements=st.floats(0, 30)),
+       exact=st.booleans())
+def test_query_rects_csr_matches_single_queries(rows, queries, exact):
+    pos, size, radii = rows
+    grid = UniformGrid(5.0)
+    grid.insert_rects(np.hstack([pos, size]))
+    queries[:, :2] -= 15
+    offsets, ids = grid.query_rects(queries, exact=exact)
+    assert offsets.shape == (8,) and offsets[0] == 0 and offsets[-1] == len(ids)
+    assert np.all(np.diff(offsets) >= 0)
+    oracle = oracle_pairs(grid, np.arange(len(pos)))
+    for k, (x, y, w, h) in enumerate(queries.tolist()):
+        got = ids[offsets[k]:offsets[k + 1]].tolist()
+        assert sorted(got) == sorted(grid.query_rect(x, y, w, h, exact))
+        if exact:
+            assert set(got) == set(oracle.query_range((x, y, w, h)))
+        else:
+            assert set(got) == set(oracle.query_nearby(x, y, w, h))
+
+
+def test_pair_ids_reuses_the_out_buffer():
+    grid = UniformGrid(4.0)
+    grid.insert_rects([[0, 0, 2, 2], [1, 1, 2, 2], [10, 10, 1, 1], [10.5, 10, 1, 1]])
+    out = np.empty((10, 2), np.int32)
+    pairs = grid.pair_ids(out)
+    assert pairs.base is out and sorted(map(tuple, pairs.tolist())) == [(0, 1), (2, 3)]
+    assert grid.pair_ids(np.empty((1, 2), np.int32)).shape == (2, 2)   # too small: a new array
+
+
+def test_batch_accepts_any_buffer_and_handles():
+    grid = UniformGrid(8.0)
+    ids = grid.insert_rects([(0, 0, 1, 1), (0.5, 0.5, 1, 1)], handles=["a", "b"])
+    assert grid.pairs() == [("a", "b")]
+    grid.update_rects(ids.astype(np.int32), np.array([[100, 100, 1, 1], [0, 0, 1, 1]], np.float32))
+    assert grid.pairs() == []
+    more = grid.insert_circles(np.array([[100.5, 100.5]]), 0.25)
+    assert grid.handle(int(more[0])) == int(more[0])
+    assert grid.pair_ids().tolist() == [[0, 2]]
+    grid.remove_many(ids)
+    assert len(grid) == 1 and grid.pair_ids().shape == (0, 2)
+
+
+def snapshot(grid):
+    return ([(i, grid.bounds(i), grid.handle(i)) for i in grid.ids()],
+            sorted(map(tuple, grid.pair_ids().tolist())), grid.stats()["memberships"])
+
+
+@pytest.mark.parametrize("call,error,named", [
+    (lambda g: g.insert_rects([[0, 0, 1, 1], [0, 0, -1, 1]]), ValueError, "rects[1]: width"),
+    (lambda g: g.insert_rects([[0, 0, 1, 1], [np.nan, 0, 1, 1]]), ValueError, "rects[1]: x"),
+    (lambda g: g.insert_rects(np.zeros((3, 3))), ValueError, "(n, 4)"),
+    (lambda g: g.insert_rects([[0, 0, 1, 1]], handles=["a", "b"]), ValueError, "handles"),
+    (lambda g: g.insert_circles([[0, 0], [1, 1]], [1, -1]), ValueError, "circles[1]: radius"),
+    (lambda g: g.insert_circles([[0, 0]], [1, 2]), ValueError, "radii"),
+    (lambda g: g.update_rects([0, 1], [[0, 0, 1, 1], [1e300, 0, 1, 1]]), ValueError, "rects[1]"),
+    (lambda g: g.update_rects([0, 99], [[0, 0, 1, 1], [0, 0, 1, 1]]), KeyError, "ids[1]"),
+    (lambda g: g.update_rects([0], [[0, 0, 1, 1], [0, 0, 1, 1]]), ValueError, "1 ids but 2"),
+    (lambda g: g.update_circles([0, 1], [[0, 0], [0, np.inf]], 1.0), ValueError, "circles[1]: y"),
+    (lambda g: g.update_rects([0.5], [[0, 0, 1, 1]]), TypeError, "integer"),
+    (lambda g: g.remove_many([0, 0]), ValueError, "duplicates"),
+    (lambda g: g.remove_many([0, 7]), KeyError, "ids[1]"),
+    (lambda g: g.query_rects([[0, 0, 1, 1], [0, 0, 1, -1]]), ValueError, "rects[1]: height"),
+])
+def test_rejected_batches_change_nothing(call, error, named):
+    grid = UniformGrid(4.0)
+    grid.insert_rects([[0, 0, 3, 3], [2, 2, 3, 3], [50, 50, 1, 1]], handles=["p", "q", "r"])
+    before = snapshot(grid)
+    with pytest.raises(error) as info:
+        call(grid)
+    assert named in str(info.value)
+    assert snapshot(grid) == before
+
+
+def test_benchmark_methods_agree_on_small_scenes():
+    """The benchmark's own cross-check on tiny scenes: every peer and both of this
+    library's APIs must report identical pairs (behaviour, not timing)."""
+    from spatial_hash import bench, peers
+    sizes = {"uniform": [300], "mixed": [300], "clustered": [300], "bullets": [600]}
+    records, problems = bench.run(sizes, peers.METHODS, frames=1, full=True)
+    assert problems == []
+    counted = [r for r in records if not r["skipped"]]
+    assert len(counted) == len(sizes) * len(peers.METHODS)
+    assert all(r["pairs"] > 0 for r in counted)
+    text = bench.table(records)
+    assert text.count("x faster") == len(sizes) * (len(peers.METHODS) - 1)
+
+
+def test_benchmark_reports_disagreement():
+    from spatial_hash import bench
+    same = np.array([[0, 1], [2, 3]])
+    assert bench.check_agreement([("s", 5, "a", same), ("s", 5, "b", same)]) == []
+    problems = bench.check_agreement([("s", 5, "a", same[:1]), ("s", 5, "b", same)])
+    assert problems == ["s N=5: a reports 1 pairs, b 2"]
+
+
+def test_plot_and_snapshot_write_pngs(tmp_path):
+    from spatial_hash import bench
+    records = [{"scene": "uniform", "n": n, "method": m, "ms_per_frame": t, "skipped": False}
+               for n, t in ((1000, 1.0), (10000, 9.0)) for m in ("a", "b")]
+    bench.plot(records, tmp_path / "scaling.png")
+    assert bench.main(["--snapshot", str(tmp_path / "snap.png")]) == 0
+    for name in ("scaling.png", "snap.png"):
+        assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
