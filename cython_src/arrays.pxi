@@ -26,3 +26,7 @@ cdef object as_ids(object ids):
     if arr.dtype.kind not in "iu" or arr.ndim != 1:
         raise TypeError(f"ids must be a 1-D integer array, got {arr.dtype} with shape {arr.shape}")
     return np.ascontiguousarray(arr, dtype=np.int64)
+
+
+# The "no radii" marker of the shared batch loops: rows are rects, not circles.
+cdef const double[::1] NO_RADII = np.empty(0, dtype=np.float64)

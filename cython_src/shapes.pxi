@@ -11,6 +11,12 @@ ctypedef struct Circle:
     double y
     double r
 
+ctypedef struct Body:
+    # Everything the narrow phase reads about one object, in one cache line.
+    Box box
+    Circle circle
+    uint8_t kind
+
 cdef enum ShapeKind:
     SHAPE_FREE = 0
     SHAPE_BOX = 1
@@ -41,18 +47,17 @@ cdef inline bint circle_box(const Circle* c, const Box* b) noexcept nogil:
     return px * px + py * py <= c.r * c.r
 
 
-cdef inline bint shapes_touch(const Box* ba, const Circle* ca, uint8_t ka,
-                              const Box* bb, const Circle* cb, uint8_t kb) noexcept nogil:
+cdef inline bint bodies_touch(const Body* a, const Body* b) noexcept nogil:
     # The box test comes first for every shape so that "touching" never depends on
     # which exact test rounding favours: both shapes' bounds must meet.
-    if not box_overlap(ba, bb):
+    if not box_overlap(&a.box, &b.box):
         return False
-    if ka == SHAPE_CIRCLE:
-        if kb == SHAPE_CIRCLE:
-            return circle_circle(ca, cb)
-        return circle_box(ca, bb)
-    if kb == SHAPE_CIRCLE:
-        return circle_box(cb, ba)
+    if a.kind == SHAPE_CIRCLE:
+        if b.kind == SHAPE_CIRCLE:
+            return circle_circle(&a.circle, &b.circle)
+        return circle_box(&a.circle, &b.box)
+    if b.kind == SHAPE_CIRCLE:
+        return circle_box(&b.circle, &a.box)
     return True
 
 

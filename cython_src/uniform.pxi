@@ -12,12 +12,6 @@ ctypedef struct Entry:
     # column of cells and bit 1 its first row.
     uint32_t member
 
-ctypedef struct Body:
-    # Everything the narrow phase reads about one object, in one cache line.
-    Box box
-    Circle circle
-    uint8_t kind
-
 ctypedef struct Bucket:
     int32_t n           # entries; -1 while the bucket waits on the free list
     int32_t cap
@@ -35,65 +29,28 @@ cdef inline uint32_t member_of(int32_t block, int32_t k, int32_t nx) noexcept no
     return (<uint32_t>(block + k) << 2) | (k % nx == 0) | ((k < nx) << 1)
 
 
-cdef enum QueryKind:
-    Q_CELLS = 0         # everything sharing a cell with the query (seed semantics)
-    Q_BOX = 1           # exact overlap with a closed box
-    Q_CIRCLE = 2        # exact overlap with a disc
-    Q_SWEPT = 3         # exact overlap with a box swept along (dx, dy)
-
-ctypedef struct Query:
-    int kind
-    Box box
-    Circle circle
-    double dx
-    double dy
-    CellRange cells
-
-
-cdef int grow_array(void** ptr, Py_ssize_t* cap, Py_ssize_t need, size_t item) noexcept nogil:
-    """Make room for `need` items; on failure the old block stays valid and -1 is returned."""
-    cdef Py_ssize_t new_cap
-    cdef void* p
-    if need <= cap[0]:
-        return 0
-    new_cap = cap[0] * 2
-    if new_cap < need:
-        new_cap = need
-    if new_cap < 16:
-        new_cap = 16
-    p = realloc(ptr[0], new_cap * item)
-    if p == NULL:
-        return -1
-    ptr[0] = p
-    cap[0] = new_cap
-    return 0
-
 
 cdef inline bint ranges_meet(const CellRange* a, const CellRange* b) noexcept nogil:
     return a.x0 <= b.x1 and b.x0 <= a.x1 and a.y0 <= b.y1 and b.y0 <= a.y1
 
 
-cdef class UniformGrid:
+cdef class UniformGrid(SpatialIndex):
     """Uniform spatial hash over integer ids, with a Python handle stored per id.
 
-    Boxes are closed (touching counts). Cells are ``floor((v - origin) / cell_size)``.
-    Not thread-safe: use one grid per thread (a call made while another thread is
-    inside a batch call raises RuntimeError instead of corrupting memory).
+    Cells are ``floor((v - origin) / cell_size)``. Each object is a member of every
+    cell its box covers; objects covering more than ``large_threshold`` cells on a
+    side live on a large-object list instead.
     """
     cdef readonly double cell_size
     cdef readonly double origin_x
     cdef readonly double origin_y
     cdef readonly int large_threshold
-    # objects, one slot per id
-    cdef Body* body
+    # per object
     cdef CellRange* range
     cdef int32_t* mem           # first membership of the object's block, -1 if none
     cdef int32_t* large_slot    # index in `large`, -1 if not large
-    cdef uint32_t* stamp
-    cdef int32_t* free_ids
     cdef int32_t* large
-    cdef Py_ssize_t obj_cap, obj_hi, n_live, n_free, n_large
-    cdef list handles
+    cdef Py_ssize_t n_large
     # cells
     cdef CellTable table
     cdef Bucket* buckets
@@ -104,16 +61,6 @@ cdef class UniformGrid:
     cdef int32_t* mem_free      # per block size: head of the free-block list
     cdef Py_ssize_t mem_n, mem_cap, mem_bucket_cap
     cdef int32_t* scratch       # 5 x large_threshold**2 ints for re-bucketing
-    # scratch reused by every query and pair pass
-    cdef uint32_t cur_stamp
-    cdef int32_t* out
-    cdef Py_ssize_t out_n, out_cap
-    cdef int32_t* pair_buf
-    cdef Py_ssize_t n_pairs, pair_cap
-    cdef bint busy
-    cdef readonly Py_ssize_t broad_phase_pairs
-    cdef readonly Py_ssize_t narrow_phase_checks
-    cdef readonly Py_ssize_t hits
 
     def __cinit__(self, cell_size=64.0, origin=(0.0, 0.0), large_threshold=4):
         cdef int i
@@ -125,7 +72,6 @@ cdef class UniformGrid:
             raise ValueError(
                 f"large_threshold must be an int from 1 to 64 (cells per side), got {large_threshold!r}")
         self.large_threshold = large_threshold
-        self.handles = []
         if table_init(&self.table, 6) < 0:
             raise MemoryError()
         self.mem_free = <int32_t*>malloc((large_threshold * large_threshold + 1) * sizeof(int32_t))
@@ -140,69 +86,99 @@ cdef class UniformGrid:
         for i in range(self.n_buckets):
             free(self.buckets[i].heap)
         free(self.buckets)
-        free(self.scratch)
         free(self.bucket_free)
         table_free(&self.table)
         free(self.mem_slot)
         free(self.mem_bucket)
         free(self.mem_free)
-        free(self.body)
+        free(self.scratch)
         free(self.range)
         free(self.mem)
         free(self.large_slot)
-        free(self.stamp)
-        free(self.free_ids)
         free(self.large)
-        free(self.out)
-        free(self.pair_buf)
-
 
     def __repr__(self):
         return (f"UniformGrid(cell_size={self.cell_size!r}, origin=({self.origin_x!r}, "
                 f"{self.origin_y!r}), large_threshold={self.large_threshold}) "
                 f"with {self.n_live} objects")
 
-    def __len__(self):
-        return self.n_live
+    # ------------------------------------------------------------- the hooks
 
-    def __contains__(self, object_id):
-        return isinstance(object_id, int) and 0 <= object_id < self.obj_hi \
-            and self.body[<Py_ssize_t>object_id].kind != SHAPE_FREE
+    cdef int _grow_objects(self, Py_ssize_t old_cap, Py_ssize_t new_cap) noexcept nogil:
+        cdef Py_ssize_t c
+        c = old_cap
+        if grow_array(<void**>&self.range, &c, new_cap, sizeof(CellRange)) < 0:
+            return -1
+        c = old_cap
+        if grow_array(<void**>&self.mem, &c, new_cap, sizeof(int32_t)) < 0:
+            return -1
+        c = old_cap
+        if grow_array(<void**>&self.large_slot, &c, new_cap, sizeof(int32_t)) < 0:
+            return -1
+        c = old_cap
+        return grow_array(<void**>&self.large, &c, new_cap, sizeof(int32_t))
 
-    # ------------------------------------------------------------------ storage
+    cdef double _cell_hint(self):
+        return self.cell_size
 
-    cdef int _idle(self) except -1:
-        if self.busy:
-            raise RuntimeError("this grid is in use by a batch call in another thread")
+    cdef int _check_placement(self, const Box* b) noexcept nogil:
+        cdef CellRange r
+        return range_of(b, self.origin_x, self.origin_y, self.cell_size, &r)
+
+    cdef int _attach(self, int32_t i) noexcept nogil:
+        range_of(&self.body[i].box, self.origin_x, self.origin_y, self.cell_size, &self.range[i])
+        return self._link(i)
+
+    cdef int _move(self, int32_t i, const Body* b) noexcept nogil:
+        """Only an object whose cell range changes is re-bucketed."""
+        cdef CellRange old = self.range[i], r
+        range_of(&b.box, self.origin_x, self.origin_y, self.cell_size, &r)
+        if old.x0 != r.x0 or old.y0 != r.y0 or old.x1 != r.x1 or old.y1 != r.y1:
+            if self.mem[i] >= 0 and not self._is_large_range(&r):
+                if self._relink(i, &r) < 0:
+                    return -1
+            else:
+                # To or from the large list. Linking a large object cannot fail, so
+                # if the new small range does not fit, the old large one goes back.
+                self._unlink(i)
+                self.range[i] = r
+                if self._link(i) < 0:
+                    self.range[i] = old
+                    self._link(i)
+                    return -1
+        self.body[i] = b[0]
         return 0
 
-    cdef int _reserve_objects(self, Py_ssize_t need) noexcept nogil:
-        cdef Py_ssize_t cap = self.obj_cap, new_cap, c
-        cdef bint ok
-        if need <= cap:
-            return 0
-        if need > 2147483647:
-            return -1
-        new_cap = cap * 2 if cap * 2 > need else need
-        if new_cap < 64:
-            new_cap = 64
-        # Every array grows to new_cap; obj_cap moves only once all of them have.
-        c = cap; ok = grow_array(<void**>&self.body, &c, new_cap, sizeof(Body)) == 0
-        c = cap; ok = ok and grow_array(<void**>&self.range, &c, new_cap, sizeof(CellRange)) == 0
-        c = cap; ok = ok and grow_array(<void**>&self.mem, &c, new_cap, sizeof(int32_t)) == 0
-        c = cap; ok = ok and grow_array(<void**>&self.large_slot, &c, new_cap, sizeof(int32_t)) == 0
-        c = cap; ok = ok and grow_array(<void**>&self.stamp, &c, new_cap, sizeof(uint32_t)) == 0
-        c = cap; ok = ok and grow_array(<void**>&self.free_ids, &c, new_cap, sizeof(int32_t)) == 0
-        c = cap; ok = ok and grow_array(<void**>&self.large, &c, new_cap, sizeof(int32_t)) == 0
-        c = self.out_cap
-        ok = ok and grow_array(<void**>&self.out, &c, new_cap, sizeof(int32_t)) == 0
-        if not ok:
-            return -1
-        self.out_cap = c
-        memset(self.stamp + cap, 0, (new_cap - cap) * sizeof(uint32_t))
-        memset(self.body + cap, 0, (new_cap - cap) * sizeof(Body))
-        self.obj_cap = new_cap
-        return 0
+    cdef void _detach(self, int32_t i) noexcept nogil:
+        self._unlink(i)
+
+    cdef void _reset(self) noexcept nogil:
+        cdef Py_ssize_t i
+        for i in range(self.n_buckets):
+            self.buckets[i].n = -1
+            self.bucket_free[i] = <int32_t>(self.n_buckets - 1 - i)
+        self.n_bucket_free = self.n_buckets
+        self.n_active = 0
+        table_clear(&self.table)
+        for i in range(self.large_threshold * self.large_threshold + 1):
+            self.mem_free[i] = -1
+        self.mem_n = 0
+        self.n_large = 0
+
+    cdef int _prepare_query(self, Query* q) noexcept nogil:
+        cdef Box reach = q.box
+        if q.kind == Q_SWEPT:
+            if q.dx < 0:
+                reach.minx += q.dx
+            else:
+                reach.maxx += q.dx
+            if q.dy < 0:
+                reach.miny += q.dy
+            else:
+                reach.maxy += q.dy
+        return range_of(&reach, self.origin_x, self.origin_y, self.cell_size, &q.cells)
+
+    # ------------------------------------------------------------- buckets
 
     cdef int32_t _bucket_for(self, int32_t cx, int32_t cy) noexcept nogil:
         """The bucket of cell (cx, cy), created (or recycled) if absent; -1 if out of memory."""
@@ -428,231 +404,17 @@ cdef class UniformGrid:
         self._mem_release(self.mem[i], k)
         self.mem[i] = -1
 
-    cdef int _place(self, int32_t i, const Box* b, const Circle* c, uint8_t kind,
-                    const CellRange* r) noexcept nogil:
-        """Give live object i new bounds, re-bucketing only if its cells changed."""
-        cdef CellRange old = self.range[i]
-        if old.x0 != r.x0 or old.y0 != r.y0 or old.x1 != r.x1 or old.y1 != r.y1:
-            if self.mem[i] >= 0 and not self._is_large_range(r):
-                if self._relink(i, r) < 0:
-                    return -1
-            else:
-                # To or from the large list. Linking a large object cannot fail, so
-                # if the new small range does not fit, the old large one goes back.
-                self._unlink(i)
-                self.range[i] = r[0]
-                if self._link(i) < 0:
-                    self.range[i] = old
-                    self._link(i)
-                    return -1
-        self.body[i].box = b[0]
-        self.body[i].circle = c[0]
-        self.body[i].kind = kind
-        return 0
-
-    cdef int32_t _add(self, object handle, const Box* b, const Circle* c, uint8_t kind,
-                      const CellRange* r) except -2:
-        cdef int32_t i
-        if self._reserve_objects(self.obj_hi + 1) < 0:
-            raise MemoryError()
-        i = self.free_ids[self.n_free - 1] if self.n_free else <int32_t>self.obj_hi
-        if i == len(self.handles):
-            self.handles.append(None)
-        self.body[i].box = b[0]
-        self.body[i].circle = c[0]
-        self.range[i] = r[0]
-        if self._link(i) < 0:
-            raise MemoryError()
-        self.body[i].kind = kind
-        self.handles[i] = i if handle is None else handle
-        if self.n_free:
-            self.n_free -= 1
-        else:
-            self.obj_hi += 1
-        self.n_live += 1
-        return i
-
-    cdef int _check_id(self, object object_id) except -1:
-        if not isinstance(object_id, int) or not 0 <= object_id < self.obj_hi \
-                or self.body[<Py_ssize_t>object_id].kind == SHAPE_FREE:
-            raise KeyError(f"no object with id {object_id!r} in this grid")
-        return <int32_t>object_id
-
-    # ------------------------------------------------------------- single calls
-
-    def insert_rect(self, double x, double y, double width, double height, handle=None):
-        """Add a box; returns its id. The handle (default: the id) is what queries return."""
-        cdef Box b
-        cdef Circle c
-        cdef CellRange r
-        self._idle()
-        code = box_from_rect(x, y, width, height, &b) or \
-            range_of(&b, self.origin_x, self.origin_y, self.cell_size, &r)
-        if code:
-            raise input_error(code, "", x, y, width, height, self.cell_size)
-        c.x = c.y = c.r = 0.0
-        return self._add(handle, &b, &c, SHAPE_BOX, &r)
-
-    def insert_circle(self, double x, double y, double radius, handle=None):
-        """Add a disc; returns its id."""
-        cdef Box b
-        cdef Circle c
-        cdef CellRange r
-        self._idle()
-        code = box_from_circle(x, y, radius, &c, &b) or \
-            range_of(&b, self.origin_x, self.origin_y, self.cell_size, &r)
-        if code:
-            raise input_error(code, "", x, y, radius, 0.0, self.cell_size)
-        return self._add(handle, &b, &c, SHAPE_CIRCLE, &r)
-
-    def update_rect(self, object_id, double x, double y, double width, double height):
-        """Move/resize object `object_id` to a box. Free if its cells are unchanged."""
-        cdef Box b
-        cdef Circle c
-        cdef CellRange r
-        self._idle()
-        cdef int32_t i = self._check_id(object_id)
-        code = box_from_rect(x, y, width, height, &b) or \
-            range_of(&b, self.origin_x, self.origin_y, self.cell_size, &r)
-        if code:
-            raise input_error(code, "", x, y, width, height, self.cell_size)
-        c.x = c.y = c.r = 0.0
-        if self._place(i, &b, &c, SHAPE_BOX, &r) < 0:
-            raise MemoryError()
-
-    def update_circle(self, object_id, double x, double y, double radius):
-        """Move/resize object `object_id` to a disc."""
-        cdef Box b
-        cdef Circle c
-        cdef CellRange r
-        self._idle()
-        cdef int32_t i = self._check_id(object_id)
-        code = box_from_circle(x, y, radius, &c, &b) or \
-            range_of(&b, self.origin_x, self.origin_y, self.cell_size, &r)
-        if code:
-            raise input_error(code, "", x, y, radius, 0.0, self.cell_size)
-        if self._place(i, &b, &c, SHAPE_CIRCLE, &r) < 0:
-            raise MemoryError()
-
-    def remove(self, object_id):
-        """Remove an object; returns False (and changes nothing) if it is absent."""
-        self._idle()
-        if object_id not in self:
-            return False
-        cdef int32_t i = <int32_t>object_id
-        self._unlink(i)
-        self.body[i].kind = SHAPE_FREE
-        self.free_ids[self.n_free] = i
-        self.n_free += 1
-        self.n_live -= 1
-        self.handles[i] = None
-        return True
-
-    def clear(self):
-        """Remove everything; keeps the allocated storage for reuse."""
-        cdef Py_ssize_t i
-        self._idle()
-        for i in range(self.n_buckets):
-            self.buckets[i].n = -1
-            self.bucket_free[i] = <int32_t>(self.n_buckets - 1 - i)
-        self.n_bucket_free = self.n_buckets
-        self.n_active = 0
-        table_clear(&self.table)
-        for i in range(self.large_threshold * self.large_threshold + 1):
-            self.mem_free[i] = -1
-        self.mem_n = 0
-        if self.obj_cap:
-            memset(self.body, 0, self.obj_cap * sizeof(Body))
-        self.obj_hi = self.n_live = self.n_free = self.n_large = 0
-        self.handles.clear()
-
-    def handle(self, object_id):
-        """The handle stored with an id."""
-        self._check_id(object_id)
-        return self.handles[object_id]
-
-    def bounds(self, object_id):
-        """(x, y, width, height) of an object."""
-        cdef int32_t i = self._check_id(object_id)
-        cdef Box b = self.body[i].box
-        return (b.minx, b.miny, b.maxx - b.minx, b.maxy - b.miny)
-
-    def circle_of(self, object_id):
-        """(x, y, radius) of a disc, None for a box."""
-        cdef int32_t i = self._check_id(object_id)
-        if self.body[i].kind != SHAPE_CIRCLE:
-            return None
-        return (self.body[i].circle.x, self.body[i].circle.y, self.body[i].circle.r)
-
-    def cells_of(self, object_id):
-        """(cx0, cy0, cx1, cy1): the inclusive cell range an object covers."""
-        cdef int32_t i = self._check_id(object_id)
-        cdef CellRange r = self.range[i]
-        return (r.x0, r.y0, r.x1, r.y1)
-
-    def is_large(self, object_id):
-        """True if the object lives on the large-object list instead of in cells."""
-        return self.large_slot[self._check_id(object_id)] >= 0
-
-    def ids(self):
-        """Ids of all live objects, ascending."""
-        cdef Py_ssize_t i
-        return [i for i in range(self.obj_hi) if self.body[i].kind != SHAPE_FREE]
-
-    def cell_of(self, double x, double y):
-        """The integer cell (cx, cy) containing a point."""
-        cdef Box b
-        cdef CellRange r
-        b.minx = b.maxx = check_finite(x, "x")
-        b.miny = b.maxy = check_finite(y, "y")
-        code = range_of(&b, self.origin_x, self.origin_y, self.cell_size, &r)
-        if code:
-            raise input_error(code, "", x, y, 0.0, 0.0, self.cell_size)
-        return (r.x0, r.y0)
-
-    def is_colliding(self, a, b):
-        """Do objects a and b (ids) overlap? The same test the pair pass uses."""
-        cdef int32_t i = self._check_id(a), j = self._check_id(b)
-        return i != j and shapes_touch(&self.body[i].box, &self.body[i].circle, self.body[i].kind,
-                                       &self.body[j].box, &self.body[j].circle, self.body[j].kind)
-
-    # ------------------------------------------------------------------ queries
-
-    cdef inline uint32_t _next_stamp(self) noexcept nogil:
-        self.cur_stamp += 1
-        if self.cur_stamp == 0:
-            memset(self.stamp, 0, self.obj_cap * sizeof(uint32_t))
-            self.cur_stamp = 1
-        return self.cur_stamp
-
-    cdef inline bint _accept(self, const Query* q, int32_t i) noexcept nogil:
-        cdef const Box* b = &self.body[i].box
-        if q.kind == Q_CELLS:
-            return True
-        if q.kind == Q_SWEPT:
-            return swept_box_hits(&q.box, q.dx, q.dy, b)
-        if not box_overlap(&q.box, b):
-            return False
-        if q.kind == Q_BOX:
-            return self.body[i].kind != SHAPE_CIRCLE or circle_box(&self.body[i].circle, &q.box)
-        if self.body[i].kind == SHAPE_CIRCLE:
-            return circle_circle(&q.circle, &self.body[i].circle)
-        return circle_box(&q.circle, b)
+    # ------------------------------------------------------------- queries
 
     cdef inline void _visit_cell(self, const Query* q, int32_t cx, int32_t cy,
                                  uint32_t s) noexcept nogil:
-        cdef int32_t b = table_find(&self.table, cell_key(cx, cy)), j, i
+        cdef int32_t b = table_find(&self.table, cell_key(cx, cy)), j
         cdef Entry* e
         if b < 0:
             return
         e = entries_of(&self.buckets[b])
         for j in range(self.buckets[b].n):
-            i = e[j].obj
-            if self.stamp[i] != s:
-                self.stamp[i] = s
-                if self._accept(q, i):
-                    self.out[self.out_n] = i
-                    self.out_n += 1
+            self._offer(q, e[j].obj, s)
 
     cdef void _walk_swept_cells(self, const Query* q, uint32_t s) noexcept nogil:
         # Each column of cells sees the swept box during a window of time; within
@@ -707,99 +469,7 @@ cdef class UniformGrid:
                 self.out[self.out_n] = i
                 self.out_n += 1
 
-    cdef list _out_handles(self):
-        cdef Py_ssize_t j
-        cdef list handles = self.handles
-        return [handles[self.out[j]] for j in range(self.out_n)]
-
-    cdef int _set_query_box(self, Query* q, int kind, double x, double y, double w,
-                            double h) except -1:
-        code = box_from_rect(x, y, w, h, &q.box) or \
-            range_of(&q.box, self.origin_x, self.origin_y, self.cell_size, &q.cells)
-        if code:
-            raise input_error(code, "query ", x, y, w, h, self.cell_size)
-        q.kind = kind
-        return 0
-
-    def query_nearby(self, double x, double y, double width, double height):
-        """Handles of every object sharing a cell with the box (seed semantics:
-        candidates, not exact hits). Large objects count by the cells they cover."""
-        cdef Query q
-        self._idle()
-        self._set_query_box(&q, Q_CELLS, x, y, width, height)
-        self._collect(&q)
-        return self._out_handles()
-
-    def query_rect(self, double x, double y, double width, double height, bint exact=False):
-        """Like query_nearby; with exact=True only objects that overlap the box."""
-        cdef Query q
-        self._idle()
-        self._set_query_box(&q, Q_BOX if exact else Q_CELLS, x, y, width, height)
-        self._collect(&q)
-        return self._out_handles()
-
-    def query_point(self, double x, double y):
-        """Handles of the objects containing the point (boundary included)."""
-        cdef Query q
-        self._idle()
-        self._set_query_box(&q, Q_BOX, x, y, 0.0, 0.0)
-        self._collect(&q)
-        return self._out_handles()
-
-    def query_radius(self, double x, double y, double radius):
-        """Handles of the objects overlapping the disc."""
-        cdef Query q
-        self._idle()
-        code = box_from_circle(x, y, radius, &q.circle, &q.box) or \
-            range_of(&q.box, self.origin_x, self.origin_y, self.cell_size, &q.cells)
-        if code:
-            raise input_error(code, "query ", x, y, radius, 0.0, self.cell_size)
-        q.kind = Q_CIRCLE
-        self._collect(&q)
-        return self._out_handles()
-
-    def query_swept(self, double x0, double y0, double x1, double y1, double width,
-                    double height):
-        """Handles of the objects whose box the (width x height) box touches anywhere
-        on its way from corner (x0, y0) to (x1, y1): walks every cell it crosses."""
-        cdef Query q
-        cdef Box end
-        self._idle()
-        self._set_query_box(&q, Q_SWEPT, x0, y0, width, height)
-        code = box_from_rect(x1, y1, width, height, &end)
-        if code:
-            raise input_error(code, "path end ", x1, y1, width, height, self.cell_size)
-        q.dx = x1 - x0
-        q.dy = y1 - y0
-        if not (isfinite(q.dx) and isfinite(q.dy)):
-            raise ValueError(f"path from ({x0!r}, {y0!r}) to ({x1!r}, {y1!r}) is too long")
-        end.minx = min(q.box.minx, end.minx)
-        end.miny = min(q.box.miny, end.miny)
-        end.maxx = max(q.box.maxx, end.maxx)
-        end.maxy = max(q.box.maxy, end.maxy)
-        code = range_of(&end, self.origin_x, self.origin_y, self.cell_size, &q.cells)
-        if code:
-            raise input_error(code, "path end ", x1, y1, width, height, self.cell_size)
-        self._collect(&q)
-        return self._out_handles()
-
-    # -------------------------------------------------------------------- pairs
-
-    cdef inline int _emit(self, int32_t a, int32_t b) noexcept nogil:
-        if self.n_pairs * 2 + 2 > self.pair_cap:
-            if grow_array(<void**>&self.pair_buf, &self.pair_cap, self.n_pairs * 2 + 2,
-                          sizeof(int32_t)) < 0:
-                return -1
-        if a > b:
-            a, b = b, a
-        self.pair_buf[2 * self.n_pairs] = a
-        self.pair_buf[2 * self.n_pairs + 1] = b
-        self.n_pairs += 1
-        return 0
-
-    cdef inline bint _touch(self, int32_t a, int32_t b) noexcept nogil:
-        return shapes_touch(&self.body[a].box, &self.body[a].circle, self.body[a].kind,
-                            &self.body[b].box, &self.body[b].circle, self.body[b].kind)
+    # --------------------------------------------------------------- pairs
 
     cdef int _find_pairs(self) noexcept nogil:
         """Every overlapping pair once, into pair_buf; -1 if out of memory."""
@@ -831,7 +501,7 @@ cdef class UniformGrid:
                         continue
                     c = e[v].obj
                     checks += 1
-                    if self._touch(a, c):
+                    if bodies_touch(&self.body[a], &self.body[c]):
                         found += 1
                         if self._emit(a, c) < 0:
                             return -1
@@ -848,7 +518,7 @@ cdef class UniformGrid:
                     continue
                 cell_pairs += 1
                 checks += 1
-                if self._touch(L, c):
+                if bodies_touch(&self.body[L], &self.body[c]):
                     found += 1
                     if self._emit(L, c) < 0:
                         return -1
@@ -857,305 +527,27 @@ cdef class UniformGrid:
         self.hits = found
         return 0
 
-    def pairs(self):
-        """List of (handle_a, handle_b) for every overlapping pair, each pair once,
-        with the smaller id first. Updates the counters broad_phase_pairs (pairs met in
-        shared cells), narrow_phase_checks (distinct pairs tested) and hits."""
-        cdef Py_ssize_t k
-        cdef list handles = self.handles
-        self._idle()
-        if self._find_pairs() < 0:
-            raise MemoryError()
-        return [(handles[self.pair_buf[2 * k]], handles[self.pair_buf[2 * k + 1]])
-                for k in range(self.n_pairs)]
+    # --------------------------------------------------------------- extras
 
-    # -------------------------------------------------------------------- batch
-    # Whole arrays in one call: every row is validated before anything changes, then
-    # the loop runs without the GIL. Arrays are used in place when they are already
-    # C-contiguous float64 (int64 for ids); anything else is converted once.
+    def cells_of(self, object_id):
+        """(cx0, cy0, cx1, cy1): the inclusive cell range an object covers."""
+        cdef CellRange r = self.range[self._check_id(object_id)]
+        return (r.x0, r.y0, r.x1, r.y1)
 
-    cdef int _check_ids(self, const int64_t[::1] ids) except -1:
-        cdef Py_ssize_t k, n = ids.shape[0], bad = -1
-        with nogil:
-            for k in range(n):
-                if not (0 <= ids[k] < self.obj_hi) or self.body[ids[k]].kind == SHAPE_FREE:
-                    bad = k
-                    break
-        if bad >= 0:
-            raise KeyError(f"ids[{bad}]: no object with id {ids[bad]} in this grid")
-        return 0
+    def is_large(self, object_id):
+        """True if the object lives on the large-object list instead of in cells."""
+        return self.large_slot[self._check_id(object_id)] >= 0
 
-    cdef int _rect_rows(self, const double[:, ::1] rows, Py_ssize_t* bad) noexcept nogil:
-        cdef Py_ssize_t k
+    def cell_of(self, x, y):
+        """The integer cell (cx, cy) containing a point."""
         cdef Box b
         cdef CellRange r
-        cdef int code
-        for k in range(rows.shape[0]):
-            code = box_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &b) or \
-                range_of(&b, self.origin_x, self.origin_y, self.cell_size, &r)
-            if code:
-                bad[0] = k
-                return code
-        return 0
-
-    cdef int _circle_rows(self, const double[:, ::1] centers, const double[::1] radii,
-                          Py_ssize_t* bad) noexcept nogil:
-        cdef Py_ssize_t k
-        cdef Box b
-        cdef Circle c
-        cdef CellRange r
-        cdef int code
-        for k in range(centers.shape[0]):
-            code = box_from_circle(centers[k, 0], centers[k, 1], radii[k], &c, &b) or \
-                range_of(&b, self.origin_x, self.origin_y, self.cell_size, &r)
-            if code:
-                bad[0] = k
-                return code
-        return 0
-
-    cdef int _validate_rects(self, const double[:, ::1] rows) except -1:
-        cdef Py_ssize_t bad = 0
-        cdef int code
-        with nogil:
-            code = self._rect_rows(rows, &bad)
+        b.minx = b.maxx = check_finite(x, "x")
+        b.miny = b.maxy = check_finite(y, "y")
+        code = range_of(&b, self.origin_x, self.origin_y, self.cell_size, &r)
         if code:
-            raise input_error(code, f"rects[{bad}]: ", rows[bad, 0], rows[bad, 1],
-                              rows[bad, 2], rows[bad, 3], self.cell_size)
-        return 0
-
-    cdef int _validate_circles(self, const double[:, ::1] centers, const double[::1] radii) except -1:
-        cdef Py_ssize_t bad = 0
-        cdef int code
-        with nogil:
-            code = self._circle_rows(centers, radii, &bad)
-        if code:
-            raise input_error(code, f"circles[{bad}]: ", centers[bad, 0], centers[bad, 1],
-                              radii[bad], 0.0, self.cell_size)
-        return 0
-
-    cdef object _new_ids(self, Py_ssize_t n, object handles):
-        """Reserve n ids (recycled first); returns them as an int64 array."""
-        cdef Py_ssize_t k
-        if handles is not None and len(handles) != n:
-            raise ValueError(f"handles has {len(handles)} items for {n} objects")
-        if self._reserve_objects(self.obj_hi + n) < 0:
-            raise MemoryError()
-        ids = np.empty(n, dtype=np.int64)
-        cdef int64_t[::1] out = ids
-        for k in range(n):
-            if self.n_free:
-                self.n_free -= 1
-                out[k] = self.free_ids[self.n_free]
-            else:
-                out[k] = self.obj_hi
-                self.obj_hi += 1
-        if len(self.handles) < self.obj_hi:
-            self.handles.extend([None] * (self.obj_hi - len(self.handles)))
-        return ids
-
-    cdef int _commit_new(self, const int64_t[::1] ids, Py_ssize_t linked, object handles) except -1:
-        """Give the first `linked` new ids their handles; return the rest unused."""
-        cdef Py_ssize_t k, n = ids.shape[0]
-        cdef list store = self.handles
-        for k in range(linked):
-            store[ids[k]] = ids[k] if handles is None else handles[k]
-        for k in range(n - 1, linked - 1, -1):
-            self.free_ids[self.n_free] = <int32_t>ids[k]
-            self.n_free += 1
-        self.n_live += linked
-        if linked < n:
-            raise MemoryError()
-        return 0
-
-    def insert_rects(self, rects, handles=None):
-        """Add n boxes from an (n, 4) array of (x, y, width, height) rows; returns
-        their ids (int64). Handles default to the ids."""
-        cdef const double[:, ::1] rows = as_rows(rects, 4, "rects")
-        cdef Py_ssize_t k, n = rows.shape[0], linked = 0
-        cdef Box b
-        cdef Circle c
-        cdef CellRange r
-        self._idle()
-        self._validate_rects(rows)
-        ids = self._new_ids(n, handles)
-        cdef const int64_t[::1] idv = ids
-        c.x = c.y = c.r = 0.0
-        self.busy = True
-        with nogil:
-            for k in range(n):
-                box_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &b)
-                range_of(&b, self.origin_x, self.origin_y, self.cell_size, &r)
-                if self._link_new(<int32_t>idv[k], &b, &c, SHAPE_BOX, &r) < 0:
-                    break
-                linked += 1
-        self.busy = False
-        self._commit_new(idv, linked, handles)
-        return ids
-
-    def insert_circles(self, centers, radii, handles=None):
-        """Add n discs from (n, 2) centers and n radii (or one radius for all)."""
-        cdef const double[:, ::1] xy = as_rows(centers, 2, "centers")
-        cdef const double[::1] rad = as_radii(radii, xy.shape[0])
-        cdef Py_ssize_t k, n = xy.shape[0], linked = 0
-        cdef Box b
-        cdef Circle c
-        cdef CellRange r
-        self._idle()
-        self._validate_circles(xy, rad)
-        ids = self._new_ids(n, handles)
-        cdef const int64_t[::1] idv = ids
-        self.busy = True
-        with nogil:
-            for k in range(n):
-                box_from_circle(xy[k, 0], xy[k, 1], rad[k], &c, &b)
-                range_of(&b, self.origin_x, self.origin_y, self.cell_size, &r)
-                if self._link_new(<int32_t>idv[k], &b, &c, SHAPE_CIRCLE, &r) < 0:
-                    break
-                linked += 1
-        self.busy = False
-        self._commit_new(idv, linked, handles)
-        return ids
-
-    cdef int _link_new(self, int32_t i, const Box* b, const Circle* c, uint8_t kind,
-                       const CellRange* r) noexcept nogil:
-        self.body[i].box = b[0]
-        self.body[i].circle = c[0]
-        self.range[i] = r[0]
-        if self._link(i) < 0:
-            return -1
-        self.body[i].kind = kind
-        return 0
-
-    def update_rects(self, ids, rects):
-        """Move/resize the objects `ids` to the boxes in the (n, 4) array `rects`."""
-        cdef const int64_t[::1] idv = as_ids(ids)
-        cdef const double[:, ::1] rows = as_rows(rects, 4, "rects")
-        cdef Py_ssize_t k, n = idv.shape[0]
-        cdef Box b
-        cdef Circle c
-        cdef CellRange r
-        cdef int failed = 0
-        if rows.shape[0] != n:
-            raise ValueError(f"{n} ids but {rows.shape[0]} rects")
-        self._idle()
-        self._check_ids(idv)
-        self._validate_rects(rows)
-        c.x = c.y = c.r = 0.0
-        self.busy = True
-        with nogil:
-            for k in range(n):
-                box_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &b)
-                range_of(&b, self.origin_x, self.origin_y, self.cell_size, &r)
-                if self._place(<int32_t>idv[k], &b, &c, SHAPE_BOX, &r) < 0:
-                    failed = 1
-                    break
-        self.busy = False
-        if failed:
-            raise MemoryError()
-
-    def update_circles(self, ids, centers, radii):
-        """Move/resize the objects `ids` to discs: (n, 2) centers, n radii (or one)."""
-        cdef const int64_t[::1] idv = as_ids(ids)
-        cdef const double[:, ::1] xy = as_rows(centers, 2, "centers")
-        cdef const double[::1] rad = as_radii(radii, xy.shape[0])
-        cdef Py_ssize_t k, n = idv.shape[0]
-        cdef Box b
-        cdef Circle c
-        cdef CellRange r
-        cdef int failed = 0
-        if xy.shape[0] != n:
-            raise ValueError(f"{n} ids but {xy.shape[0]} centers")
-        self._idle()
-        self._check_ids(idv)
-        self._validate_circles(xy, rad)
-        self.busy = True
-        with nogil:
-            for k in range(n):
-                box_from_circle(xy[k, 0], xy[k, 1], rad[k], &c, &b)
-                range_of(&b, self.origin_x, self.origin_y, self.cell_size, &r)
-                if self._place(<int32_t>idv[k], &b, &c, SHAPE_CIRCLE, &r) < 0:
-                    failed = 1
-                    break
-        self.busy = False
-        if failed:
-            raise MemoryError()
-
-    def remove_many(self, ids):
-        """Remove the objects `ids` (all must be present, none twice)."""
-        cdef const int64_t[::1] idv = as_ids(ids)
-        cdef Py_ssize_t k, n = idv.shape[0]
-        cdef int32_t i
-        self._idle()
-        self._check_ids(idv)
-        if len(np.unique(np.asarray(idv))) != n:
-            raise ValueError("ids contains duplicates")
-        with nogil:
-            for k in range(n):
-                i = <int32_t>idv[k]
-                self._unlink(i)
-                self.body[i].kind = SHAPE_FREE
-                self.free_ids[self.n_free] = i
-                self.n_free += 1
-            self.n_live -= n
-        for k in range(n):
-            self.handles[idv[k]] = None
-
-    def pair_ids(self, out=None):
-        """Every overlapping pair once as a (k, 2) int32 array of ids (smaller first).
-        Pass `out`, an (m, 2) int32 C-contiguous array with m >= k, to reuse memory:
-        the result is then a view of it."""
-        cdef int failed
-        cdef int32_t[:, ::1] dest
-        self._idle()
-        self.busy = True
-        with nogil:
-            failed = self._find_pairs()
-        self.busy = False
-        if failed:
-            raise MemoryError()
-        if out is None or out.shape[0] < self.n_pairs:
-            out = np.empty((self.n_pairs, 2), dtype=np.int32)
-        dest = out
-        if self.n_pairs:
-            memcpy(&dest[0, 0], self.pair_buf, self.n_pairs * 2 * sizeof(int32_t))
-        return out[:self.n_pairs]
-
-    def query_rects(self, rects, bint exact=False):
-        """Many range queries at once, in CSR form: returns (offsets, ids) where the
-        ids of query k are ids[offsets[k]:offsets[k + 1]]."""
-        cdef const double[:, ::1] rows = as_rows(rects, 4, "rects")
-        cdef Py_ssize_t k, m = rows.shape[0], total = 0
-        cdef Query q
-        cdef int failed = 0
-        self._idle()
-        self._validate_rects(rows)
-        offsets = np.empty(m + 1, dtype=np.int64)
-        cdef int64_t[::1] off = offsets
-        q.kind = Q_BOX if exact else Q_CELLS
-        self.busy = True
-        with nogil:
-            off[0] = 0
-            for k in range(m):
-                box_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &q.box)
-                range_of(&q.box, self.origin_x, self.origin_y, self.cell_size, &q.cells)
-                self._collect(&q)
-                if grow_array(<void**>&self.pair_buf, &self.pair_cap, total + self.out_n,
-                              sizeof(int32_t)) < 0:
-                    failed = 1
-                    break
-                memcpy(self.pair_buf + total, self.out, self.out_n * sizeof(int32_t))
-                total += self.out_n
-                off[k + 1] = total
-        self.busy = False
-        if failed:
-            raise MemoryError()
-        ids = np.empty(total, dtype=np.int32)
-        cdef int32_t[::1] dest = ids
-        if total:
-            memcpy(&dest[0], self.pair_buf, total * sizeof(int32_t))
-        return offsets, ids
-
-    # -------------------------------------------------------------------- stats
+            raise input_error(code, "", b.minx, b.miny, 0.0, 0.0, self.cell_size)
+        return (r.x0, r.y0)
 
     def stats(self):
         """Occupancy figures: objects, active_cells, memberships, average and maximum

@@ -1,0 +1,648 @@
+# What every index shares: dense integer ids with a Python handle each, the
+# per-object narrow-phase data, query stamps, reusable output buffers, and the
+# Python-facing calls (single and batch). Subclasses decide where objects live by
+# overriding the placement, query and pair hooks; everything here validates input
+# completely before a hook changes anything.
+
+cdef enum QueryKind:
+    Q_CELLS = 0         # everything sharing a cell with the query (seed semantics)
+    Q_BOX = 1           # exact overlap with a closed box
+    Q_CIRCLE = 2        # exact overlap with a disc
+    Q_SWEPT = 3         # exact overlap with a box swept along (dx, dy)
+
+ctypedef struct Query:
+    int kind
+    Box box             # the query box (for Q_CIRCLE its bounds; Q_SWEPT: at t = 0)
+    Circle circle
+    double dx
+    double dy
+    CellRange cells     # filled by the index's _prepare_query
+
+
+cdef int grow_array(void** ptr, Py_ssize_t* cap, Py_ssize_t need, size_t item) noexcept nogil:
+    """Make room for `need` items; on failure the old block stays valid and -1 is returned."""
+    cdef Py_ssize_t new_cap
+    cdef void* p
+    if need <= cap[0]:
+        return 0
+    new_cap = cap[0] * 2
+    if new_cap < need:
+        new_cap = need
+    if new_cap < 16:
+        new_cap = 16
+    p = realloc(ptr[0], new_cap * item)
+    if p == NULL:
+        return -1
+    ptr[0] = p
+    cap[0] = new_cap
+    return 0
+
+
+cdef inline int body_from_rect(double x, double y, double w, double h, Body* b) noexcept nogil:
+    b.kind = SHAPE_BOX
+    b.circle.x = b.circle.y = b.circle.r = 0.0
+    return box_from_rect(x, y, w, h, &b.box)
+
+
+cdef inline int body_from_circle(double x, double y, double r, Body* b) noexcept nogil:
+    b.kind = SHAPE_CIRCLE
+    return box_from_circle(x, y, r, &b.circle, &b.box)
+
+
+cdef class SpatialIndex:
+    """Base of the compiled indexes: ids, handles, validation, queries and batches.
+
+    Boxes are closed (touching counts). Not thread-safe: use one index per thread
+    (a call made while another thread is inside a batch call raises RuntimeError
+    instead of corrupting memory).
+    """
+    cdef Body* body
+    cdef uint32_t* stamp
+    cdef int32_t* free_ids
+    cdef Py_ssize_t obj_cap, obj_hi, n_live, n_free
+    cdef list handles
+    cdef uint32_t cur_stamp
+    cdef int32_t* out
+    cdef Py_ssize_t out_n, out_cap
+    cdef int32_t* pair_buf
+    cdef Py_ssize_t n_pairs, pair_cap
+    cdef bint busy
+    cdef readonly Py_ssize_t broad_phase_pairs
+    cdef readonly Py_ssize_t narrow_phase_checks
+    cdef readonly Py_ssize_t hits
+
+    def __cinit__(self, *args, **kwargs):
+        self.handles = []
+
+    def __dealloc__(self):
+        free(self.body)
+        free(self.stamp)
+        free(self.free_ids)
+        free(self.out)
+        free(self.pair_buf)
+
+    def __len__(self):
+        return self.n_live
+
+    def __contains__(self, object_id):
+        return isinstance(object_id, int) and 0 <= object_id < self.obj_hi \
+            and self.body[<Py_ssize_t>object_id].kind != SHAPE_FREE
+
+    # -------------------------------------------------------------- the hooks
+
+    cdef int _grow_objects(self, Py_ssize_t old_cap, Py_ssize_t new_cap) noexcept nogil:
+        """Grow the subclass's per-object arrays; -1 if out of memory."""
+        return 0
+
+    cdef int _check_placement(self, const Box* b) noexcept nogil:
+        """INPUT_OK, or FAR_X / FAR_Y if the box cannot be placed in this index."""
+        return INPUT_OK
+
+    cdef int _attach(self, int32_t i) noexcept nogil:
+        """Place new object i (its body is set). All or nothing; -1 if out of memory."""
+        return 0
+
+    cdef int _move(self, int32_t i, const Body* b) noexcept nogil:
+        """Give live object i a new body, re-placing it if needed. All or nothing."""
+        self.body[i] = b[0]
+        return 0
+
+    cdef void _detach(self, int32_t i) noexcept nogil:
+        pass
+
+    cdef void _reset(self) noexcept nogil:
+        pass
+
+    cdef int _prepare_query(self, Query* q) noexcept nogil:
+        """Fill what _collect needs beyond q's shape; INPUT_OK or FAR_X / FAR_Y."""
+        return INPUT_OK
+
+    cdef void _collect(self, Query* q) noexcept nogil:
+        """Fill `out` with the ids q selects, each once."""
+        pass
+
+    cdef int _find_pairs(self) noexcept nogil:
+        """Every overlapping pair once into pair_buf, setting the counters."""
+        return 0
+
+    # ------------------------------------------------------- shared machinery
+
+    cdef int _idle(self) except -1:
+        if self.busy:
+            raise RuntimeError("this index is in use by a batch call in another thread")
+        return 0
+
+    cdef int _reserve_objects(self, Py_ssize_t need) noexcept nogil:
+        cdef Py_ssize_t cap = self.obj_cap, new_cap, c
+        cdef bint ok
+        if need <= cap:
+            return 0
+        if need > 2147483647:
+            return -1
+        new_cap = cap * 2 if cap * 2 > need else need
+        if new_cap < 64:
+            new_cap = 64
+        # Every array grows to new_cap; obj_cap moves only once all of them have.
+        c = cap; ok = grow_array(<void**>&self.body, &c, new_cap, sizeof(Body)) == 0
+        c = cap; ok = ok and grow_array(<void**>&self.stamp, &c, new_cap, sizeof(uint32_t)) == 0
+        c = cap; ok = ok and grow_array(<void**>&self.free_ids, &c, new_cap, sizeof(int32_t)) == 0
+        c = self.out_cap
+        ok = ok and grow_array(<void**>&self.out, &c, new_cap, sizeof(int32_t)) == 0
+        if ok:
+            self.out_cap = c
+        if not ok or self._grow_objects(cap, new_cap) < 0:
+            return -1
+        memset(self.stamp + cap, 0, (new_cap - cap) * sizeof(uint32_t))
+        memset(self.body + cap, 0, (new_cap - cap) * sizeof(Body))
+        self.obj_cap = new_cap
+        return 0
+
+    cdef inline uint32_t _next_stamp(self) noexcept nogil:
+        self.cur_stamp += 1
+        if self.cur_stamp == 0:
+            memset(self.stamp, 0, self.obj_cap * sizeof(uint32_t))
+            self.cur_stamp = 1
+        return self.cur_stamp
+
+    cdef inline bint _accept(self, const Query* q, int32_t i) noexcept nogil:
+        cdef const Body* b = &self.body[i]
+        if q.kind == Q_CELLS:
+            return True
+        if q.kind == Q_SWEPT:
+            return swept_box_hits(&q.box, q.dx, q.dy, &b.box)
+        if not box_overlap(&q.box, &b.box):
+            return False
+        if q.kind == Q_BOX:
+            return b.kind != SHAPE_CIRCLE or circle_box(&b.circle, &q.box)
+        if b.kind == SHAPE_CIRCLE:
+            return circle_circle(&q.circle, &b.circle)
+        return circle_box(&q.circle, &b.box)
+
+    cdef inline void _offer(self, const Query* q, int32_t i, uint32_t s) noexcept nogil:
+        """Add i to `out` if the query takes it and it is not there yet."""
+        if self.stamp[i] != s:
+            self.stamp[i] = s
+            if self._accept(q, i):
+                self.out[self.out_n] = i
+                self.out_n += 1
+
+    cdef inline int _emit(self, int32_t a, int32_t b) noexcept nogil:
+        if self.n_pairs * 2 + 2 > self.pair_cap:
+            if grow_array(<void**>&self.pair_buf, &self.pair_cap, self.n_pairs * 2 + 2,
+                          sizeof(int32_t)) < 0:
+                return -1
+        if a > b:
+            a, b = b, a
+        self.pair_buf[2 * self.n_pairs] = a
+        self.pair_buf[2 * self.n_pairs + 1] = b
+        self.n_pairs += 1
+        return 0
+
+    cdef int _check_body(self, int code, const Body* b, str where, double x, double y,
+                         double a, double c) except -1:
+        if code == INPUT_OK:
+            code = self._check_placement(&b.box)
+        if code:
+            raise input_error(code, where, x, y, a, c, self._cell_hint())
+        return 0
+
+    cdef double _cell_hint(self):
+        """The cell size named in 'too far from the origin' messages."""
+        return 0.0
+
+    cdef int32_t _add(self, object handle, const Body* b) except -2:
+        cdef int32_t i
+        if self._reserve_objects(self.obj_hi + 1) < 0:
+            raise MemoryError()
+        i = self.free_ids[self.n_free - 1] if self.n_free else <int32_t>self.obj_hi
+        if i == len(self.handles):
+            self.handles.append(None)
+        self.body[i] = b[0]
+        if self._attach(i) < 0:
+            self.body[i].kind = SHAPE_FREE
+            raise MemoryError()
+        self.handles[i] = i if handle is None else handle
+        if self.n_free:
+            self.n_free -= 1
+        else:
+            self.obj_hi += 1
+        self.n_live += 1
+        return i
+
+    cdef int32_t _check_id(self, object object_id) except -1:
+        if not isinstance(object_id, int) or not 0 <= object_id < self.obj_hi \
+                or self.body[<Py_ssize_t>object_id].kind == SHAPE_FREE:
+            raise KeyError(f"no object with id {object_id!r} in this index")
+        return <int32_t>object_id
+
+    # ------------------------------------------------------------- single calls
+
+    def insert_rect(self, double x, double y, double width, double height, handle=None):
+        """Add a box; returns its id. The handle (default: the id) is what queries return."""
+        cdef Body b
+        self._idle()
+        self._check_body(body_from_rect(x, y, width, height, &b), &b, "", x, y, width, height)
+        return self._add(handle, &b)
+
+    def insert_circle(self, double x, double y, double radius, handle=None):
+        """Add a disc; returns its id."""
+        cdef Body b
+        self._idle()
+        self._check_body(body_from_circle(x, y, radius, &b), &b, "", x, y, radius, 0.0)
+        return self._add(handle, &b)
+
+    def update_rect(self, object_id, double x, double y, double width, double height):
+        """Move/resize an object to a box. Free if it stays where the index keeps it."""
+        cdef Body b
+        self._idle()
+        cdef int32_t i = self._check_id(object_id)
+        self._check_body(body_from_rect(x, y, width, height, &b), &b, "", x, y, width, height)
+        if self._move(i, &b) < 0:
+            raise MemoryError()
+
+    def update_circle(self, object_id, double x, double y, double radius):
+        """Move/resize an object to a disc."""
+        cdef Body b
+        self._idle()
+        cdef int32_t i = self._check_id(object_id)
+        self._check_body(body_from_circle(x, y, radius, &b), &b, "", x, y, radius, 0.0)
+        if self._move(i, &b) < 0:
+            raise MemoryError()
+
+    cdef void _release(self, int32_t i) noexcept nogil:
+        self._detach(i)
+        self.body[i].kind = SHAPE_FREE
+        self.free_ids[self.n_free] = i
+        self.n_free += 1
+        self.n_live -= 1
+
+    def remove(self, object_id):
+        """Remove an object; returns False (and changes nothing) if it is absent."""
+        self._idle()
+        if object_id not in self:
+            return False
+        self._release(<int32_t>object_id)
+        self.handles[object_id] = None
+        return True
+
+    def clear(self):
+        """Remove everything; keeps the allocated storage for reuse."""
+        self._idle()
+        self._reset()
+        if self.obj_cap:
+            memset(self.body, 0, self.obj_cap * sizeof(Body))
+        self.obj_hi = self.n_live = self.n_free = 0
+        self.handles.clear()
+
+    def handle(self, object_id):
+        """The handle stored with an id."""
+        self._check_id(object_id)
+        return self.handles[object_id]
+
+    def bounds(self, object_id):
+        """(x, y, width, height) of an object."""
+        cdef Box b = self.body[self._check_id(object_id)].box
+        return (b.minx, b.miny, b.maxx - b.minx, b.maxy - b.miny)
+
+    def circle_of(self, object_id):
+        """(x, y, radius) of a disc, None for a box."""
+        cdef Body* b = &self.body[self._check_id(object_id)]
+        if b.kind != SHAPE_CIRCLE:
+            return None
+        return (b.circle.x, b.circle.y, b.circle.r)
+
+    def ids(self):
+        """Ids of all live objects, ascending."""
+        cdef Py_ssize_t i
+        return [i for i in range(self.obj_hi) if self.body[i].kind != SHAPE_FREE]
+
+    def is_colliding(self, a, b):
+        """Do objects a and b (ids) overlap? The same test the pair pass uses."""
+        cdef int32_t i = self._check_id(a), j = self._check_id(b)
+        return i != j and bodies_touch(&self.body[i], &self.body[j])
+
+    # ------------------------------------------------------------------ queries
+
+    cdef list _run_query(self, Query* q, str where, double x, double y, double a, double c):
+        code = self._prepare_query(q)
+        if code:
+            raise input_error(code, where, x, y, a, c, self._cell_hint())
+        self._collect(q)
+        cdef Py_ssize_t j
+        cdef list handles = self.handles
+        return [handles[self.out[j]] for j in range(self.out_n)]
+
+    cdef list _box_query(self, int kind, double x, double y, double w, double h):
+        cdef Query q
+        self._idle()
+        code = box_from_rect(x, y, w, h, &q.box)
+        if code:
+            raise input_error(code, "query ", x, y, w, h, 0.0)
+        q.kind = kind
+        return self._run_query(&q, "query ", x, y, w, h)
+
+    def query_nearby(self, double x, double y, double width, double height):
+        """Handles of every object sharing a cell with the box: the broad phase's
+        candidates, a superset of the exact overlaps."""
+        return self._box_query(Q_CELLS, x, y, width, height)
+
+    def query_rect(self, double x, double y, double width, double height, bint exact=False):
+        """Like query_nearby; with exact=True only objects that overlap the box."""
+        return self._box_query(Q_BOX if exact else Q_CELLS, x, y, width, height)
+
+    def query_point(self, double x, double y):
+        """Handles of the objects containing the point (boundary included)."""
+        return self._box_query(Q_BOX, x, y, 0.0, 0.0)
+
+    def query_radius(self, double x, double y, double radius):
+        """Handles of the objects overlapping the disc."""
+        cdef Query q
+        self._idle()
+        code = box_from_circle(x, y, radius, &q.circle, &q.box)
+        if code:
+            raise input_error(code, "query ", x, y, radius, 0.0, 0.0)
+        q.kind = Q_CIRCLE
+        return self._run_query(&q, "query ", x, y, radius, 0.0)
+
+    def query_swept(self, double x0, double y0, double x1, double y1, double width,
+                    double height):
+        """Handles of the objects whose box the (width x height) box touches anywhere
+        on its way from corner (x0, y0) to (x1, y1): every cell it crosses is visited."""
+        cdef Query q
+        cdef Box end
+        self._idle()
+        code = box_from_rect(x0, y0, width, height, &q.box)
+        if code:
+            raise input_error(code, "path start ", x0, y0, width, height, 0.0)
+        code = box_from_rect(x1, y1, width, height, &end)
+        if code:
+            raise input_error(code, "path end ", x1, y1, width, height, 0.0)
+        q.kind = Q_SWEPT
+        q.dx = x1 - x0
+        q.dy = y1 - y0
+        if not (isfinite(q.dx) and isfinite(q.dy)):
+            raise ValueError(f"path from ({x0!r}, {y0!r}) to ({x1!r}, {y1!r}) is too long")
+        return self._run_query(&q, "path ", x1, y1, width, height)
+
+    # -------------------------------------------------------------------- pairs
+
+    cdef int _pairs_now(self) except -1:
+        cdef int failed
+        self._idle()
+        self.busy = True
+        with nogil:
+            failed = self._find_pairs()
+        self.busy = False
+        if failed:
+            raise MemoryError()
+        return 0
+
+    def pairs(self):
+        """List of (handle_a, handle_b) for every overlapping pair, each pair once,
+        with the smaller id first. Updates the counters broad_phase_pairs (candidate
+        pairs the broad phase met), narrow_phase_checks (distinct pairs tested) and
+        hits."""
+        cdef Py_ssize_t k
+        cdef list handles = self.handles
+        self._pairs_now()
+        return [(handles[self.pair_buf[2 * k]], handles[self.pair_buf[2 * k + 1]])
+                for k in range(self.n_pairs)]
+
+    def pair_ids(self, out=None):
+        """Every overlapping pair once as a (k, 2) int32 array of ids (smaller first).
+        Pass `out`, an (m, 2) int32 C-contiguous array with m >= k, to reuse memory:
+        the result is then a view of it."""
+        cdef int32_t[:, ::1] dest
+        self._pairs_now()
+        if out is None or out.shape[0] < self.n_pairs:
+            out = np.empty((self.n_pairs, 2), dtype=np.int32)
+        dest = out
+        if self.n_pairs:
+            memcpy(&dest[0, 0], self.pair_buf, self.n_pairs * 2 * sizeof(int32_t))
+        return out[:self.n_pairs]
+
+    # -------------------------------------------------------------------- batch
+    # Whole arrays in one call: every row is validated before anything changes,
+    # then the loop runs without the GIL. Arrays are used in place when they are
+    # already C-contiguous float64 (int64 for ids); anything else is converted once.
+
+    cdef int _check_ids(self, const int64_t[::1] ids) except -1:
+        cdef Py_ssize_t k, n = ids.shape[0], bad = -1
+        with nogil:
+            for k in range(n):
+                if not (0 <= ids[k] < self.obj_hi) or self.body[ids[k]].kind == SHAPE_FREE:
+                    bad = k
+                    break
+        if bad >= 0:
+            raise KeyError(f"ids[{bad}]: no object with id {ids[bad]} in this index")
+        return 0
+
+    cdef int _validate_rects(self, const double[:, ::1] rows) except -1:
+        cdef Py_ssize_t k, bad = 0
+        cdef int code = 0
+        cdef Body b
+        with nogil:
+            for k in range(rows.shape[0]):
+                code = body_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &b) \
+                    or self._check_placement(&b.box)
+                if code:
+                    bad = k
+                    break
+        if code:
+            raise input_error(code, f"rects[{bad}]: ", rows[bad, 0], rows[bad, 1],
+                              rows[bad, 2], rows[bad, 3], self._cell_hint())
+        return 0
+
+    cdef int _validate_circles(self, const double[:, ::1] centers, const double[::1] radii) except -1:
+        cdef Py_ssize_t k, bad = 0
+        cdef int code = 0
+        cdef Body b
+        with nogil:
+            for k in range(centers.shape[0]):
+                code = body_from_circle(centers[k, 0], centers[k, 1], radii[k], &b) \
+                    or self._check_placement(&b.box)
+                if code:
+                    bad = k
+                    break
+        if code:
+            raise input_error(code, f"circles[{bad}]: ", centers[bad, 0], centers[bad, 1],
+                              radii[bad], 0.0, self._cell_hint())
+        return 0
+
+    cdef object _new_ids(self, Py_ssize_t n, object handles):
+        """Reserve n ids (recycled first); returns them as an int64 array."""
+        cdef Py_ssize_t k
+        if handles is not None and len(handles) != n:
+            raise ValueError(f"handles has {len(handles)} items for {n} objects")
+        if self._reserve_objects(self.obj_hi + n) < 0:
+            raise MemoryError()
+        ids = np.empty(n, dtype=np.int64)
+        cdef int64_t[::1] out = ids
+        for k in range(n):
+            if self.n_free:
+                self.n_free -= 1
+                out[k] = self.free_ids[self.n_free]
+            else:
+                out[k] = self.obj_hi
+                self.obj_hi += 1
+        if len(self.handles) < self.obj_hi:
+            self.handles.extend([None] * (self.obj_hi - len(self.handles)))
+        return ids
+
+    cdef int _commit_new(self, const int64_t[::1] ids, Py_ssize_t placed, object handles) except -1:
+        """Give the first `placed` new ids their handles; return the rest unused."""
+        cdef Py_ssize_t k, n = ids.shape[0]
+        cdef list store = self.handles
+        for k in range(placed):
+            store[ids[k]] = ids[k] if handles is None else handles[k]
+        for k in range(n - 1, placed - 1, -1):
+            self.body[ids[k]].kind = SHAPE_FREE
+            self.free_ids[self.n_free] = <int32_t>ids[k]
+            self.n_free += 1
+        self.n_live += placed
+        if placed < n:
+            raise MemoryError()
+        return 0
+
+    cdef Py_ssize_t _attach_rows(self, const int64_t[::1] ids, const double[:, ::1] rows,
+                                 const double[::1] radii) noexcept nogil:
+        """Place new objects from rect rows (radii empty) or circle centers; returns
+        how many were placed before memory ran out (all of them, normally)."""
+        cdef Py_ssize_t k
+        cdef int32_t i
+        for k in range(ids.shape[0]):
+            i = <int32_t>ids[k]
+            if radii.shape[0]:
+                body_from_circle(rows[k, 0], rows[k, 1], radii[k], &self.body[i])
+            else:
+                body_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &self.body[i])
+            if self._attach(i) < 0:
+                return k
+        return ids.shape[0]
+
+    cdef int _move_rows(self, const int64_t[::1] ids, const double[:, ::1] rows,
+                        const double[::1] radii) noexcept nogil:
+        cdef Py_ssize_t k
+        cdef Body b
+        for k in range(ids.shape[0]):
+            if radii.shape[0]:
+                body_from_circle(rows[k, 0], rows[k, 1], radii[k], &b)
+            else:
+                body_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &b)
+            if self._move(<int32_t>ids[k], &b) < 0:
+                return -1
+        return 0
+
+    cdef object _insert_rows(self, const double[:, ::1] rows, const double[::1] radii, handles):
+        cdef Py_ssize_t placed
+        ids = self._new_ids(rows.shape[0], handles)
+        cdef const int64_t[::1] idv = ids
+        self.busy = True
+        with nogil:
+            placed = self._attach_rows(idv, rows, radii)
+        self.busy = False
+        self._commit_new(idv, placed, handles)
+        return ids
+
+    cdef int _update_rows(self, ids, const double[:, ::1] rows, const double[::1] radii) except -1:
+        cdef const int64_t[::1] idv = as_ids(ids)
+        cdef int failed
+        if rows.shape[0] != idv.shape[0]:
+            raise ValueError(f"{idv.shape[0]} ids but {rows.shape[0]} rows")
+        self._check_ids(idv)
+        self.busy = True
+        with nogil:
+            failed = self._move_rows(idv, rows, radii)
+        self.busy = False
+        if failed:
+            raise MemoryError()
+        return 0
+
+    def insert_rects(self, rects, handles=None):
+        """Add n boxes from an (n, 4) array of (x, y, width, height) rows; returns
+        their ids (int64). Handles default to the ids."""
+        cdef const double[:, ::1] rows = as_rows(rects, 4, "rects")
+        self._idle()
+        self._validate_rects(rows)
+        return self._insert_rows(rows, NO_RADII, handles)
+
+    def insert_circles(self, centers, radii, handles=None):
+        """Add n discs from (n, 2) centers and n radii (or one radius for all)."""
+        cdef const double[:, ::1] xy = as_rows(centers, 2, "centers")
+        cdef const double[::1] rad = as_radii(radii, xy.shape[0])
+        self._idle()
+        self._validate_circles(xy, rad)
+        return self._insert_rows(xy, rad, handles)
+
+    def update_rects(self, ids, rects):
+        """Move/resize the objects `ids` to the boxes in the (n, 4) array `rects`."""
+        cdef const double[:, ::1] rows = as_rows(rects, 4, "rects")
+        self._idle()
+        self._validate_rects(rows)
+        self._update_rows(ids, rows, NO_RADII)
+
+    def update_circles(self, ids, centers, radii):
+        """Move/resize the objects `ids` to discs: (n, 2) centers, n radii (or one)."""
+        cdef const double[:, ::1] xy = as_rows(centers, 2, "centers")
+        cdef const double[::1] rad = as_radii(radii, xy.shape[0])
+        self._idle()
+        self._validate_circles(xy, rad)
+        self._update_rows(ids, xy, rad)
+
+    def remove_many(self, ids):
+        """Remove the objects `ids` (all must be present, none twice)."""
+        cdef const int64_t[::1] idv = as_ids(ids)
+        cdef Py_ssize_t k
+        self._idle()
+        self._check_ids(idv)
+        if len(np.unique(np.asarray(idv))) != idv.shape[0]:
+            raise ValueError("ids contains duplicates")
+        with nogil:
+            for k in range(idv.shape[0]):
+                self._release(<int32_t>idv[k])
+        for k in range(idv.shape[0]):
+            self.handles[idv[k]] = None
+
+    def query_rects(self, rects, bint exact=False):
+        """Many range queries at once, in CSR form: returns (offsets, ids) where the
+        ids of query k are ids[offsets[k]:offsets[k + 1]]."""
+        cdef const double[:, ::1] rows = as_rows(rects, 4, "rects")
+        cdef Py_ssize_t k, m = rows.shape[0], total = 0, bad = 0
+        cdef Query q
+        cdef int failed = 0, code = 0
+        self._idle()
+        q.kind = Q_BOX if exact else Q_CELLS
+        with nogil:
+            for k in range(m):
+                code = box_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &q.box) \
+                    or self._prepare_query(&q)
+                if code:
+                    bad = k
+                    break
+        if code:
+            raise input_error(code, f"rects[{bad}]: ", rows[bad, 0], rows[bad, 1],
+                              rows[bad, 2], rows[bad, 3], self._cell_hint())
+        offsets = np.empty(m + 1, dtype=np.int64)
+        cdef int64_t[::1] off = offsets
+        self.busy = True
+        with nogil:
+            off[0] = 0
+            for k in range(m):
+                box_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &q.box)
+                self._prepare_query(&q)
+                self._collect(&q)
+                if grow_array(<void**>&self.pair_buf, &self.pair_cap, total + self.out_n,
+                              sizeof(int32_t)) < 0:
+                    failed = 1
+                    break
+                memcpy(self.pair_buf + total, self.out, self.out_n * sizeof(int32_t))
+                total += self.out_n
+                off[k + 1] = total
+        self.busy = False
+        if failed:
+            raise MemoryError()
+        ids = np.empty(total, dtype=np.int32)
+        cdef int32_t[::1] dest = ids
+        if total:
+            memcpy(&dest[0], self.pair_buf, total * sizeof(int32_t))
+        return offsets, ids
