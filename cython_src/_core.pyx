@@ -4,18 +4,20 @@
 One module built from one include file per concept: narrow-phase shapes, input
 checks, the cell hash table, the uniform grid and the hierarchical grid.
 """
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memcpy, memset
 
 import numpy as np
-from libc.math cimport floor, fabs, isfinite
+from libc.math cimport ceil, fabs, floor, isfinite, log, pow, sqrt
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 cdef extern from *:
     """
     #define prefetch(p) __builtin_prefetch((p))
+    #define count_trailing_zeros(x) __builtin_ctzll((x))
     """
     void prefetch(const void* p) noexcept nogil
+    int count_trailing_zeros(unsigned long long x) noexcept nogil
 
 include "shapes.pxi"
 include "inputs.pxi"
@@ -24,3 +26,4 @@ include "arrays.pxi"
 include "cells.pxi"
 include "index.pxi"
 include "uniform.pxi"
+include "hierarchical.pxi"

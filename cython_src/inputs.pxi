@@ -22,12 +22,18 @@ cdef enum InputCheck:
 cdef double CELL_LIMIT = 1073741824.0
 
 
+cdef inline int64_t floor_int(double x) noexcept nogil:
+    """floor(x) for |x| < 2**62, inline (libm's floor is a call on plain x86-64)."""
+    cdef int64_t q = <int64_t>x
+    return q - (q > x)
+
+
 cdef inline int cell_of(double v, double origin, double cell_size, int32_t* out) noexcept nogil:
     # floor, never round: a coordinate on a boundary belongs to the cell it starts.
-    cdef double q = floor((v - origin) / cell_size)
-    if not (q >= -CELL_LIMIT and q <= CELL_LIMIT):
+    cdef double d = (v - origin) / cell_size
+    if not (d >= -CELL_LIMIT and d < CELL_LIMIT + 1.0):
         return -1
-    out[0] = <int32_t>q
+    out[0] = <int32_t>floor_int(d)
     return 0
 
 

@@ -417,23 +417,15 @@ cdef class UniformGrid(SpatialIndex):
             self._offer(q, e[j].obj, s)
 
     cdef void _walk_swept_cells(self, const Query* q, uint32_t s) noexcept nogil:
-        # Each column of cells sees the swept box during a window of time; within
-        # that window its y extent is an interval, so every touched cell is visited.
+        # Each column of cells meets the swept box during a window of time, and
+        # within it the box's y extent is an interval: every touched cell is visited.
         cdef const CellRange* r = &q.cells
-        cdef double S = self.cell_size, pad = S * 1e-7, xa, xb, t0, t1, ylo, yhi, a, c
+        cdef double S = self.cell_size, xa, ylo, yhi
         cdef int32_t cx, cy, cy0, cy1
         for cx in range(r.x0, r.x1 + 1):
             xa = self.origin_x + cx * S
-            xb = xa + S
-            pad = S * 1e-7 + (fabs(xa) + fabs(q.box.miny) + fabs(q.box.maxy)) * 1e-13
-            t0 = 0.0
-            t1 = 1.0
-            if not axis_window(q.box.minx, q.box.maxx, q.dx, xa - pad, xb + pad, &t0, &t1):
+            if not swept_rows(&q.box, q.dx, q.dy, xa, xa + S, &ylo, &yhi):
                 continue
-            a = t0 * q.dy
-            c = t1 * q.dy
-            ylo = q.box.miny + (a if a < c else c) - pad
-            yhi = q.box.maxy + (c if a < c else a) + pad
             ylo = floor((ylo - self.origin_y) / S)
             yhi = floor((yhi - self.origin_y) / S)
             cy0 = r.y0 if ylo < r.y0 else <int32_t>ylo

@@ -7,7 +7,7 @@ with .position/.size (Godot Rect2). Boxes are closed: touching counts as overlap
 """
 import warnings
 
-from spatial_hash._core import UniformGrid, read_rect, read_vec2
+from spatial_hash._core import HierarchicalGrid, UniformGrid, read_rect, read_vec2
 
 
 class _ObjectIndex:
@@ -146,21 +146,12 @@ class SpatialHash(_ObjectIndex):
         self._put_rect(obj, x, y, w, h)
 
 
-class OptimizedSpatialHash(_ObjectIndex):
-    """The seed's OptimizedSpatialHash: insert(obj, bounds), remove(obj),
-    update(obj, new_bounds), query_range(bounds), with object→cells tracking so an
-    update that stays in the same cells costs no re-bucketing.
+class _BoundsIndex(_ObjectIndex):
+    """insert(obj, bounds) / update(obj, new_bounds), as in OptimizedSpatialHash.
 
     Inserting an object that is already present updates it; update() of an object
     that is not present raises KeyError (it is almost always a bug).
     """
-
-    def __init__(self, cell_size=64.0, origin=(0.0, 0.0), large_threshold=4):
-        super().__init__(UniformGrid(cell_size, origin, large_threshold))
-
-    @property
-    def cell_size(self):
-        return self._grid.cell_size
 
     def insert(self, obj, bounds):
         x, y, w, h = read_rect(bounds)
@@ -169,3 +160,31 @@ class OptimizedSpatialHash(_ObjectIndex):
     def update(self, obj, new_bounds):
         x, y, w, h = read_rect(new_bounds, "new_bounds")
         self._grid.update_rect(self._id_of(obj), x, y, w, h)
+
+
+class OptimizedSpatialHash(_BoundsIndex):
+    """The seed's OptimizedSpatialHash: insert(obj, bounds), remove(obj),
+    update(obj, new_bounds), query_range(bounds), with object->cells tracking so an
+    update that stays in the same cells costs no re-bucketing."""
+
+    def __init__(self, cell_size=64.0, origin=(0.0, 0.0), large_threshold=4):
+        super().__init__(UniformGrid(cell_size, origin, large_threshold))
+
+    @property
+    def cell_size(self):
+        return self._grid.cell_size
+
+
+class HierarchicalSpatialHash(_BoundsIndex):
+    """The hierarchical spatial hash grid of seed 004, with the same methods as
+    OptimizedSpatialHash: no cell size to tune, for scenes that mix sizes.
+
+    Levels are created from the objects' own sizes (cells sqrt(hierarchy_factor)
+    times an object's longest side, levels `hierarchy_factor` apart); each object
+    lives in one cell; a level's table grows when objects per cell pass `density`.
+    query_nearby/query_range without exact=True return the objects in the cells
+    visited on every level: candidates, a superset of the exact overlaps.
+    """
+
+    def __init__(self, hierarchy_factor=2.0, density=0.125):
+        super().__init__(HierarchicalGrid(hierarchy_factor, density))

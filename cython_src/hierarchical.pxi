@@ -1,0 +1,545 @@
+# The hierarchical spatial hash grid of seed 004 (after Schornbaum's hierarchical
+# hash grids): a stack of grids whose cell sizes grow by a hierarchy factor. Each
+# object lives in exactly one cell of the one level whose cells fit it, whatever
+# the mix of sizes. A level is a power-of-two square table addressed by wrapped
+# cell coordinates (cx mod W, cy mod W), so neighbouring cells are neighbours in
+# memory; it doubles each side and reinserts its objects when the objects per
+# cell pass the density threshold.
+
+ctypedef struct Level:
+    double cell
+    double inv              # 1 / cell: every cell coordinate is floor(x * inv)
+    int32_t exponent        # cell == base * factor ** exponent
+    int32_t wbits           # the table is W x W cells, W = 1 << wbits
+    int64_t mask            # W - 1
+    int32_t* head           # per cell: first object of its list, -1 if empty
+    int32_t* members        # the level's objects in no order (swap-remove)
+    Py_ssize_t n
+    Py_ssize_t cap
+    double reach            # no object of the level has been longer than this
+    uint64_t* occupied      # one bit per cell: does its list hold anything?
+    # Filled by the pair pass: the level's bodies and ids packed in cell order, and
+    # for each occupied cell its run there (start | length << 32), so neighbour
+    # tests read contiguous memory and empty cells are never visited.
+    int64_t* run
+    Body* packed
+    int32_t* packed_id
+    Py_ssize_t run_cap
+    Py_ssize_t packed_cap
+
+# Cell coordinates stay below 2**48 in magnitude, so floor(x / cell) is exact to a
+# small fraction of a cell; an object too small for its distance from the origin
+# goes to a coarser level instead.
+cdef double PRECISE_CELLS = 281474976710656.0
+cdef int INITIAL_WBITS = 4          # 16 x 16 cells, as in the seed
+cdef int64_t RUN_START = ((<int64_t>1) << 32) - 1   # a run is start | length << 32
+
+
+cdef inline Py_ssize_t occupancy_words(int32_t wbits) noexcept nogil:
+    return ((<Py_ssize_t>1) << (2 * wbits)) >> 6
+
+
+cdef inline bint is_occupied(const Level* L, int64_t c) noexcept nogil:
+    return (L.occupied[c >> 6] >> (c & 63)) & 1
+
+
+cdef inline double longest_side(const Box* b) noexcept nogil:
+    # Slightly under the true side, so equal objects whose widths differ by a
+    # rounding error share a level; the sqrt(factor) margin dwarfs the difference.
+    cdef double w = b.maxx - b.minx, h = b.maxy - b.miny
+    return (w if w > h else h) * (1.0 - 9.094947017729282e-13)
+
+
+cdef inline double farthest(const Box* b) noexcept nogil:
+    cdef double m = fabs(b.minx)
+    if fabs(b.maxx) > m:
+        m = fabs(b.maxx)
+    if fabs(b.miny) > m:
+        m = fabs(b.miny)
+    if fabs(b.maxy) > m:
+        m = fabs(b.maxy)
+    return m
+
+
+cdef class HierarchicalGrid(SpatialIndex):
+    """Hierarchical spatial hash grid over integer ids: no cell size to tune.
+
+    A new level gets cells of (longest side x sqrt(hierarchy_factor)); the next
+    ones are `hierarchy_factor` times larger or smaller. Each object lives in one
+    cell of the smallest level whose cells are at least sqrt(hierarchy_factor)
+    times its longest side. Pairs are found by looking back over half of each
+    cell's neighbourhood within a level and checking upward across levels only.
+    """
+    cdef readonly double hierarchy_factor
+    cdef readonly double density
+    cdef double sqrt_factor
+    cdef double log_factor
+    cdef double base
+    cdef bint has_base
+    cdef Level* levels
+    cdef int32_t* order         # level indices by ascending cell size
+    cdef Py_ssize_t n_levels, levels_cap, order_cap
+    cdef int32_t* level_of
+    cdef int32_t* cell_of
+    cdef int32_t* next
+    cdef int32_t* prev
+    cdef int32_t* slot          # index in its level's members
+
+    def __cinit__(self, hierarchy_factor=2.0, density=0.125):
+        f = check_finite(hierarchy_factor, "hierarchy_factor")
+        if not f > 1.0:
+            raise ValueError(f"hierarchy_factor must be a finite number > 1, got {hierarchy_factor!r}")
+        d = check_finite(density, "density")
+        if not 0.0 < d <= 64.0:
+            raise ValueError(f"density must be a number in (0, 64] (objects per cell), got {density!r}")
+        self.hierarchy_factor = f
+        self.density = d
+        self.sqrt_factor = sqrt(f)
+        self.log_factor = log(f)
+        self.base = 1.0
+
+    def __dealloc__(self):
+        cdef Py_ssize_t k
+        for k in range(self.n_levels):
+            free(self.levels[k].head)
+            free(self.levels[k].members)
+            free(self.levels[k].occupied)
+            free(self.levels[k].run)
+            free(self.levels[k].packed)
+            free(self.levels[k].packed_id)
+        free(self.levels)
+        free(self.order)
+        free(self.level_of)
+        free(self.cell_of)
+        free(self.next)
+        free(self.prev)
+        free(self.slot)
+
+    def __repr__(self):
+        return (f"HierarchicalGrid(hierarchy_factor={self.hierarchy_factor!r}, "
+                f"density={self.density!r}) with {self.n_live} objects in "
+                f"{sum(1 for k in range(self.n_levels) if self.levels[k].n)} levels")
+
+    # ------------------------------------------------------------- levels
+
+    cdef inline double _cell_of_exponent(self, int32_t e) noexcept nogil:
+        return self.base * pow(self.hierarchy_factor, e)
+
+    cdef int32_t _exponent_for(self, const Box* b) noexcept nogil:
+        """The level an object belongs to: the smallest whose cells are at least
+        sqrt(factor) times its longest side (and coarse enough for its position)."""
+        cdef double need = longest_side(b) * self.sqrt_factor, far = farthest(b), cell
+        cdef int32_t e = 0, k
+        if need > 0.0:
+            e = <int32_t>ceil(log(need / self.base) / self.log_factor)
+            while self._cell_of_exponent(e) < need:
+                e += 1
+            while self._cell_of_exponent(e - 1) >= need:
+                e -= 1
+        elif self.n_levels:
+            # A point fits any level: the finest one that already exists.
+            e = self.levels[self.order[0]].exponent
+        cell = self._cell_of_exponent(e)
+        while not (cell > 0.0 and 1.0 / cell > 0.0) or far * (1.0 / cell) >= PRECISE_CELLS:
+            e += 1
+            cell = self._cell_of_exponent(e)
+        return e
+
+    cdef int32_t _level_index(self, int32_t e) noexcept nogil:
+        """The level with exponent e, created if absent; -1 if out of memory."""
+        cdef Py_ssize_t k, pos
+        cdef Level* L
+        for k in range(self.n_levels):
+            if self.levels[k].exponent == e:
+                return <int32_t>k
+        if grow_array(<void**>&self.levels, &self.levels_cap, self.n_levels + 1, sizeof(Level)) < 0:
+            return -1
+        if grow_array(<void**>&self.order, &self.order_cap, self.n_levels + 1, sizeof(int32_t)) < 0:
+            return -1
+        L = &self.levels[self.n_levels]
+        L.head = <int32_t*>malloc((<Py_ssize_t>1 << (2 * INITIAL_WBITS)) * sizeof(int32_t))
+        L.occupied = <uint64_t*>calloc(occupancy_words(INITIAL_WBITS), sizeof(uint64_t))
+        if L.head == NULL or L.occupied == NULL:
+            free(L.head)
+            free(L.occupied)
+            return -1
+        memset(L.head, 0xFF, (<Py_ssize_t>1 << (2 * INITIAL_WBITS)) * sizeof(int32_t))
+        L.cell = self._cell_of_exponent(e)
+        L.inv = 1.0 / L.cell
+        L.exponent = e
+        L.wbits = INITIAL_WBITS
+        L.mask = (1 << INITIAL_WBITS) - 1
+        L.members = NULL
+        L.n = L.cap = 0
+        L.reach = 0.0
+        L.run = NULL
+        L.packed = NULL
+        L.packed_id = NULL
+        L.run_cap = L.packed_cap = 0
+        pos = self.n_levels
+        while pos > 0 and self.levels[self.order[pos - 1]].exponent > e:
+            self.order[pos] = self.order[pos - 1]
+            pos -= 1
+        self.order[pos] = <int32_t>self.n_levels
+        self.n_levels += 1
+        return <int32_t>(self.n_levels - 1)
+
+    cdef inline int32_t _cell_index(self, const Level* L, const Box* b) noexcept nogil:
+        cdef int64_t qx = floor_int(b.minx * L.inv), qy = floor_int(b.miny * L.inv)
+        return <int32_t>(((qy & L.mask) << L.wbits) | (qx & L.mask))
+
+    cdef inline void _push_cell(self, Level* L, int32_t i, int32_t c) noexcept nogil:
+        cdef int32_t h = L.head[c]
+        self.next[i] = h
+        self.prev[i] = -1
+        if h >= 0:
+            self.prev[h] = i
+        else:
+            L.occupied[c >> 6] |= (<uint64_t>1) << (c & 63)
+        L.head[c] = i
+        self.cell_of[i] = c
+
+    cdef inline void _pop_cell(self, Level* L, int32_t i) noexcept nogil:
+        cdef int32_t p = self.prev[i], n = self.next[i]
+        if p >= 0:
+            self.next[p] = n
+        else:
+            L.head[self.cell_of[i]] = n
+            if n < 0:
+                L.occupied[self.cell_of[i] >> 6] &= ~((<uint64_t>1) << (self.cell_of[i] & 63))
+        if n >= 0:
+            self.prev[n] = p
+
+    cdef void _grow_table(self, Level* L) noexcept nogil:
+        """Double each side and reinsert; if memory is short the level stays as is."""
+        cdef int32_t bits = L.wbits + 1
+        cdef Py_ssize_t cells = (<Py_ssize_t>1) << (2 * bits), k
+        cdef int32_t* head
+        cdef uint64_t* occupied
+        if bits > 15:
+            return
+        head = <int32_t*>malloc(cells * sizeof(int32_t))
+        occupied = <uint64_t*>calloc(occupancy_words(bits), sizeof(uint64_t))
+        if head == NULL or occupied == NULL:
+            free(head)
+            free(occupied)
+            return
+        memset(head, 0xFF, cells * sizeof(int32_t))
+        free(L.head)
+        free(L.occupied)
+        L.head = head
+        L.occupied = occupied
+        L.wbits = bits
+        L.mask = (1 << bits) - 1
+        for k in range(L.n):
+            self._push_cell(L, L.members[k], self._cell_index(L, &self.body[L.members[k]].box))
+
+    cdef int _reserve_member(self, int32_t li) noexcept nogil:
+        cdef Level* L = &self.levels[li]
+        return grow_array(<void**>&L.members, &L.cap, L.n + 1, sizeof(int32_t))
+
+    cdef void _enter_level(self, int32_t li, int32_t i) noexcept nogil:
+        """Room for one more member must have been reserved."""
+        cdef Level* L = &self.levels[li]
+        if <double>(L.n + 1) > self.density * <double>((<Py_ssize_t>1) << (2 * L.wbits)):
+            self._grow_table(L)
+        L.members[L.n] = i
+        self.slot[i] = <int32_t>L.n
+        L.n += 1
+        if longest_side(&self.body[i].box) > L.reach:
+            L.reach = longest_side(&self.body[i].box)
+        self.level_of[i] = li
+        self._push_cell(L, i, self._cell_index(L, &self.body[i].box))
+
+    cdef void _leave_level(self, int32_t i) noexcept nogil:
+        cdef Level* L = &self.levels[self.level_of[i]]
+        cdef int32_t k = self.slot[i], last
+        self._pop_cell(L, i)
+        L.n -= 1
+        last = L.members[L.n]
+        L.members[k] = last
+        self.slot[last] = k
+
+    # ------------------------------------------------------------- the hooks
+
+    cdef int _grow_objects(self, Py_ssize_t old_cap, Py_ssize_t new_cap) noexcept nogil:
+        cdef Py_ssize_t c
+        c = old_cap
+        if grow_array(<void**>&self.level_of, &c, new_cap, sizeof(int32_t)) < 0:
+            return -1
+        c = old_cap
+        if grow_array(<void**>&self.cell_of, &c, new_cap, sizeof(int32_t)) < 0:
+            return -1
+        c = old_cap
+        if grow_array(<void**>&self.next, &c, new_cap, sizeof(int32_t)) < 0:
+            return -1
+        c = old_cap
+        if grow_array(<void**>&self.prev, &c, new_cap, sizeof(int32_t)) < 0:
+            return -1
+        c = old_cap
+        return grow_array(<void**>&self.slot, &c, new_cap, sizeof(int32_t))
+
+    cdef int _attach(self, int32_t i) noexcept nogil:
+        cdef int32_t li
+        cdef double need
+        if not self.has_base:
+            need = longest_side(&self.body[i].box) * self.sqrt_factor
+            # Nudged up, so objects a rounding error larger than the first still fit.
+            self.base = need * (1.0 + 1.8189894035458565e-12) if need > 0.0 else 1.0
+            self.has_base = True
+        li = self._level_index(self._exponent_for(&self.body[i].box))
+        if li < 0 or self._reserve_member(li) < 0:
+            return -1
+        self._enter_level(li, i)
+        return 0
+
+    cdef int _move(self, int32_t i, const Body* b) noexcept nogil:
+        """Re-inserts only when the object's level or cell changes."""
+        cdef int32_t li = self.level_of[i], target, c
+        cdef Level* L = &self.levels[li]
+        cdef double need = longest_side(&b.box) * self.sqrt_factor
+        cdef bint fits = L.cell >= need and farthest(&b.box) * L.inv < PRECISE_CELLS \
+            and (need == 0.0 or L.cell / self.hierarchy_factor < need)
+        if fits:
+            if longest_side(&b.box) > L.reach:
+                L.reach = longest_side(&b.box)
+            self.body[i] = b[0]
+            c = self._cell_index(L, &b.box)
+            if c != self.cell_of[i]:
+                self._pop_cell(L, i)
+                self._push_cell(L, i, c)
+            return 0
+        target = self._level_index(self._exponent_for(&b.box))
+        if target < 0 or self._reserve_member(target) < 0:
+            return -1
+        self._leave_level(i)
+        self.body[i] = b[0]
+        self._enter_level(target, i)
+        return 0
+
+    cdef void _detach(self, int32_t i) noexcept nogil:
+        self._leave_level(i)
+
+    cdef void _reset(self) noexcept nogil:
+        cdef Py_ssize_t k
+        for k in range(self.n_levels):
+            memset(self.levels[k].head, 0xFF,
+                   ((<Py_ssize_t>1) << (2 * self.levels[k].wbits)) * sizeof(int32_t))
+            memset(self.levels[k].occupied, 0,
+                   occupancy_words(self.levels[k].wbits) * sizeof(uint64_t))
+            self.levels[k].n = 0
+            self.levels[k].reach = 0.0
+
+    # ------------------------------------------------------------- queries
+
+    cdef inline void _visit(self, const Query* q, const Level* L, int64_t cx, int64_t cy,
+                            uint32_t s) noexcept nogil:
+        cdef int32_t a = L.head[((cy & L.mask) << L.wbits) | (cx & L.mask)]
+        while a >= 0:
+            self._offer(q, a, s)
+            a = self.next[a]
+
+    cdef void _collect(self, Query* q) noexcept nogil:
+        cdef uint32_t s = self._next_stamp()
+        cdef Py_ssize_t r, k
+        cdef const Level* L
+        cdef Box reach = q.box, lead
+        cdef double c, x0, y0, x1, y1, W, ylo, yhi
+        cdef int64_t cx, cy, cy0, cy1
+        cdef bint scan
+        self.out_n = 0
+        if q.kind == Q_SWEPT:
+            if q.dx < 0:
+                reach.minx += q.dx
+            else:
+                reach.maxx += q.dx
+            if q.dy < 0:
+                reach.miny += q.dy
+            else:
+                reach.maxy += q.dy
+        for r in range(self.n_levels):
+            L = &self.levels[self.order[r]]
+            if L.n == 0:
+                continue
+            c = L.cell
+            W = <double>((<int64_t>1) << L.wbits)
+            # An object of this level overlapping the query has its min corner at
+            # most one cell before the query's: those are the cells to visit.
+            x0 = floor(reach.minx * L.inv) - 1.0
+            y0 = floor(reach.miny * L.inv) - 1.0
+            x1 = floor(reach.maxx * L.inv)
+            y1 = floor(reach.maxy * L.inv)
+            # Scan the level's objects when its cells cannot be named precisely,
+            # when a swept query would wrap around the table (columns would mix
+            # different stretches of the path), or when there are fewer objects
+            # than cells to visit.
+            scan = not (fabs(x0) < PRECISE_CELLS and fabs(y0) < PRECISE_CELLS
+                        and fabs(x1) < PRECISE_CELLS and fabs(y1) < PRECISE_CELLS)
+            if x1 - x0 >= W:
+                scan = scan or q.kind == Q_SWEPT
+                x1 = x0 + W - 1.0
+            if y1 - y0 >= W:
+                y1 = y0 + W - 1.0
+            if scan or (x1 - x0 + 1.0) * (y1 - y0 + 1.0) > <double>L.n:
+                for k in range(L.n):
+                    self._offer(q, L.members[k], s)
+            elif q.kind == Q_SWEPT:
+                lead = q.box
+                lead.minx -= c
+                lead.miny -= c
+                for cx in range(<int64_t>x0, <int64_t>x1 + 1):
+                    if not swept_rows(&lead, q.dx, q.dy, cx * c, (cx + 1) * c, &ylo, &yhi):
+                        continue
+                    ylo = floor(ylo * L.inv)
+                    yhi = floor(yhi * L.inv)
+                    cy0 = <int64_t>y0 if ylo < y0 else <int64_t>ylo
+                    cy1 = <int64_t>y1 if yhi > y1 else <int64_t>yhi
+                    if cy1 - cy0 >= <int64_t>W:
+                        cy1 = cy0 + <int64_t>W - 1
+                    for cy in range(cy0, cy1 + 1):
+                        self._visit(q, L, cx, cy, s)
+            else:
+                for cy in range(<int64_t>y0, <int64_t>y1 + 1):
+                    for cx in range(<int64_t>x0, <int64_t>x1 + 1):
+                        self._visit(q, L, cx, cy, s)
+
+    # --------------------------------------------------------------- pairs
+
+    cdef int _pack(self, Level* L) noexcept nogil:
+        """Lay the level's bodies and ids out in cell order, noting each occupied
+        cell's run."""
+        cdef Py_ssize_t cells = (<Py_ssize_t>1) << (2 * L.wbits), w, k = 0, first, cap
+        cdef int64_t c
+        cdef uint64_t bits
+        cdef int32_t a
+        if grow_array(<void**>&L.run, &L.run_cap, cells, sizeof(int64_t)) < 0:
+            return -1
+        cap = L.packed_cap
+        if grow_array(<void**>&L.packed, &cap, L.n, sizeof(Body)) < 0:
+            return -1
+        if grow_array(<void**>&L.packed_id, &L.packed_cap, cap, sizeof(int32_t)) < 0:
+            return -1
+        for w in range(occupancy_words(L.wbits)):
+            bits = L.occupied[w]
+            while bits:
+                c = (w << 6) | count_trailing_zeros(bits)
+                bits &= bits - 1
+                first = k
+                a = L.head[c]
+                while a >= 0:
+                    L.packed[k] = self.body[a]
+                    L.packed_id[k] = a
+                    k += 1
+                    a = self.next[a]
+                L.run[c] = first | ((k - first) << 32)
+        return 0
+
+    cdef inline int _test_run(self, const Body* body, int32_t a, const Level* M, Py_ssize_t v,
+                              Py_ssize_t end, Py_ssize_t* tested, Py_ssize_t* found) noexcept nogil:
+        """Test object a (whose body is `body`) against M's packed objects v .. end-1."""
+        tested[0] += end - v
+        while v < end:
+            if bodies_touch(body, &M.packed[v]):
+                found[0] += 1
+                if self._emit(a, M.packed_id[v]) < 0:
+                    return -1
+            v += 1
+        return 0
+
+    cdef inline int _test_cell(self, const Body* body, int32_t a, const Level* M, int64_t c,
+                               Py_ssize_t* tested, Py_ssize_t* found) noexcept nogil:
+        cdef int64_t run
+        if not is_occupied(M, c):
+            return 0
+        run = M.run[c]
+        return self._test_run(body, a, M, run & RUN_START, (run & RUN_START) + (run >> 32),
+                              tested, found)
+
+    cdef int _find_pairs(self) noexcept nogil:
+        cdef Py_ssize_t r, up, u, w, tested = 0, found = 0
+        cdef Level* L
+        cdef const Level* M
+        cdef int64_t c, cx, cy, mask, ux, uy, ux0, ux1, uy0, uy1, run, end
+        cdef int32_t bits, a
+        cdef uint64_t word
+        cdef const Body* body
+        cdef const Box* box
+        self.n_pairs = 0
+        for r in range(self.n_levels):
+            if self.levels[r].n and self._pack(&self.levels[r]) < 0:
+                return -1
+        for r in range(self.n_levels):
+            L = &self.levels[self.order[r]]
+            if L.n == 0:
+                continue
+            bits = L.wbits
+            mask = ((<int64_t>1) << bits) - 1
+            for w in range(occupancy_words(bits)):
+                word = L.occupied[w]
+                while word:
+                    c = (w << 6) | count_trailing_zeros(word)
+                    word &= word - 1
+                    cx = c & mask
+                    cy = c >> bits
+                    run = L.run[c]
+                    end = (run & RUN_START) + (run >> 32)
+                    for u in range(run & RUN_START, end):
+                        a = L.packed_id[u]
+                        body = &L.packed[u]
+                        # Within the level: the rest of this cell, then the half of
+                        # the neighbourhood behind it, so each pair of cells meets once.
+                        if self._test_run(body, a, L, u + 1, end, &tested, &found) < 0 \
+                                or self._test_cell(body, a, L, (((cy - 1) & mask) << bits) | ((cx - 1) & mask), &tested, &found) < 0 \
+                                or self._test_cell(body, a, L, (((cy - 1) & mask) << bits) | cx, &tested, &found) < 0 \
+                                or self._test_cell(body, a, L, (((cy - 1) & mask) << bits) | ((cx + 1) & mask), &tested, &found) < 0 \
+                                or self._test_cell(body, a, L, (cy << bits) | ((cx - 1) & mask), &tested, &found) < 0:
+                            return -1
+                        # Across levels: upward only, so no pair is tested twice.
+                        box = &body.box
+                        for up in range(r + 1, self.n_levels):
+                            M = &self.levels[self.order[up]]
+                            if M.n == 0:
+                                continue
+                            # M's objects reach at most M.reach past their cell's
+                            # corner (padded for the shaved sides and rounding).
+                            ux0 = floor_int((box.minx - M.reach * 1.001) * M.inv)
+                            ux1 = floor_int(box.maxx * M.inv)
+                            uy0 = floor_int((box.miny - M.reach * 1.001) * M.inv)
+                            uy1 = floor_int(box.maxy * M.inv)
+                            for uy in range(uy0, uy1 + 1):
+                                for ux in range(ux0, ux1 + 1):
+                                    if self._test_cell(body, a, M, ((uy & M.mask) << M.wbits) | (ux & M.mask),
+                                                       &tested, &found) < 0:
+                                        return -1
+        self.broad_phase_pairs = tested
+        self.narrow_phase_checks = tested
+        self.hits = found
+        return 0
+
+    # -------------------------------------------------------------- extras
+
+    def level_of_id(self, object_id):
+        """(cell_size, exponent) of the level an object lives in."""
+        cdef const Level* L = &self.levels[self.level_of[self._check_id(object_id)]]
+        return (L.cell, L.exponent)
+
+    def stats(self):
+        """Objects, the levels (cell size, table side, objects, occupied cells) from
+        finest to coarsest, and the counters of the last pair pass."""
+        cdef Py_ssize_t r, c, occupied
+        cdef const Level* L
+        levels = []
+        for r in range(self.n_levels):
+            L = &self.levels[self.order[r]]
+            occupied = 0
+            for c in range((<Py_ssize_t>1) << (2 * L.wbits)):
+                occupied += is_occupied(L, c)
+            levels.append({"cell_size": L.cell, "grid": 1 << L.wbits, "objects": L.n,
+                           "occupied_cells": occupied})
+        return {
+            "objects": self.n_live,
+            "levels": levels,
+            "broad_phase_pairs": self.broad_phase_pairs,
+            "narrow_phase_checks": self.narrow_phase_checks,
+            "hits": self.hits,
+        }
