@@ -1,10 +1,11 @@
-"""Random operation sequences checked against the brute-force oracle."""
+"""Random operation sequences checked against the brute-force oracle, for both
+the uniform grid and the hierarchical grid."""
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from oracle import Oracle, same_pairs
-from spatial_hash import OptimizedSpatialHash
+from spatial_hash import HierarchicalSpatialHash, OptimizedSpatialHash
 
 KEYS = st.integers(0, 11)
 # Coordinates and lengths are drawn in cells and scaled by the cell size, mixing
@@ -18,15 +19,19 @@ QUERY_LENGTH = st.one_of(st.just(0.0), st.floats(0.0, 5.0), st.floats(50.0, 2e3)
 CELL_SIZES = st.sampled_from([1e-3, 0.5, 1.0, 7.3, 64.0, 1e5])
 
 
-class UniformGridMachine(RuleBasedStateMachine):
+class IndexMachine(RuleBasedStateMachine):
+    """Rules shared by every index; subclasses build the index and say what
+    query_nearby (cell candidates) must return."""
+
     @initialize(cell=CELL_SIZES, origin=st.tuples(CELL_COORD, CELL_COORD),
-                threshold=st.integers(1, 5),
+                threshold=st.integers(1, 5), factor=st.sampled_from([1.5, 2.0, 4.0]),
+                density=st.sampled_from([0.125, 1.0, 4.0]),
                 crowd=st.lists(st.tuples(CELL_COORD, CELL_COORD, st.floats(0.0, 2.0),
                                          st.floats(0.0, 2.0)), max_size=40))
-    def setup(self, cell, origin, threshold, crowd):
+    def setup(self, cell, origin, threshold, factor, density, crowd):
         self.cell = cell
         origin = (origin[0] * cell, origin[1] * cell)
-        self.index = OptimizedSpatialHash(cell, origin, threshold)
+        self.index = self.make_index(cell, origin, threshold, factor, density)
         self.oracle = Oracle(cell, origin, threshold)
         # A crowd of fixed objects makes most queries walk cells instead of scanning.
         for n, (x, y, w, h) in enumerate(crowd):
@@ -76,11 +81,11 @@ class UniformGridMachine(RuleBasedStateMachine):
         box = self._scale(x, y, w, h)
         nearby = self.index.query_nearby(box[:2], box[2:])
         assert len(nearby) == len(set(nearby))
-        assert set(nearby) == set(self.oracle.query_nearby(*box))
         assert set(self.index.query_range(box)) == set(nearby)
         exact = self.index.query_range(box, exact=True)
         assert len(exact) == len(set(exact))
         assert set(exact) == set(self.oracle.query_range(box))
+        self.check_nearby(box, set(nearby), set(exact))
 
     @rule(x=CELL_COORD, y=CELL_COORD)
     def query_point(self, x, y):
@@ -113,16 +118,53 @@ class UniformGridMachine(RuleBasedStateMachine):
             assert same_pairs(self.index.pairs(), self.oracle.pairs())
 
     @invariant()
-    def occupancy_matches(self):
+    def structure_matches(self):
         if hasattr(self, "index"):
-            stats = self.index.stats()
-            cells, members, most, large = self.oracle.occupancy()
-            assert stats["objects"] == len(self.oracle) == len(self.index)
-            assert (stats["active_cells"], stats["memberships"], stats["max_objects_per_cell"],
-                    stats["large_objects"]) == (cells, members, most, large)
+            assert self.index.stats()["objects"] == len(self.oracle) == len(self.index)
+            self.check_structure()
 
 
-UniformGridMachine.TestCase.settings = settings(
-    max_examples=150, stateful_step_count=40, deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+class UniformGridMachine(IndexMachine):
+    def make_index(self, cell, origin, threshold, factor, density):
+        return OptimizedSpatialHash(cell, origin, threshold)
+
+    def check_nearby(self, box, nearby, exact):
+        assert nearby == set(self.oracle.query_nearby(*box))
+
+    def check_structure(self):
+        stats = self.index.stats()
+        cells, members, most, large = self.oracle.occupancy()
+        assert (stats["active_cells"], stats["memberships"], stats["max_objects_per_cell"],
+                stats["large_objects"]) == (cells, members, most, large)
+
+
+class HierarchicalGridMachine(IndexMachine):
+    def make_index(self, cell, origin, threshold, factor, density):
+        self.factor, self.density = factor, density
+        return HierarchicalSpatialHash(factor, density)
+
+    def check_nearby(self, box, nearby, exact):
+        assert exact <= nearby <= set(self.oracle._shapes)
+
+    def check_structure(self):
+        levels = self.index.stats()["levels"]
+        assert sum(level["objects"] for level in levels) == len(self.oracle)
+        sizes = [level["cell_size"] for level in levels]
+        assert sizes == sorted(sizes)
+        for level in levels:
+            # One cell per object, and the table grew to keep the density bound.
+            assert level["occupied_cells"] <= level["objects"]
+            assert level["objects"] <= max(self.density * level["grid"] ** 2, 1)
+        for obj in self.oracle._shapes:
+            box = self.oracle.shape(obj)[0]
+            longest = max(box[2] - box[0], box[3] - box[1])
+            cell, _ = self.index.grid.level_of_id(self.index._ids[obj])
+            assert cell >= longest * self.factor ** 0.5 * (1 - 1e-9)
+
+
+SETTINGS = settings(max_examples=150, stateful_step_count=40, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+UniformGridMachine.TestCase.settings = SETTINGS
+HierarchicalGridMachine.TestCase.settings = SETTINGS
 TestUniformGrid = UniformGridMachine.TestCase
+TestHierarchicalGrid = HierarchicalGridMachine.TestCase
