@@ -145,7 +145,17 @@ def test_benchmark_methods_agree_on_small_scenes():
     assert len(counted) == len(sizes) * len(peers.METHODS)
     assert all(r["pairs"] > 0 for r in counted)
     text = bench.table(records)
-    assert text.count("x faster") == len(sizes) * (len(peers.METHODS) - 1)
+    assert text.count("x slower") == len(sizes) * (len(peers.METHODS) - 1)
+    assert text.count("best") == len(sizes)
+
+
+def test_table_ratios_are_against_the_fastest_batch_method():
+    from spatial_hash import bench
+    records = [{"scene": "s", "n": 10, "method": m, "ms_per_frame": t, "skipped": False}
+               for m, t in (("peer", 12.0), (bench.UNIFORM, 6.0), (bench.HIERARCHICAL, 3.0))]
+    lines = bench.table(records).splitlines()
+    assert lines[1].endswith("4.0x slower") and lines[2].endswith("2.0x slower")
+    assert lines[3].endswith("best")
 
 
 def test_benchmark_reports_disagreement():

@@ -8,7 +8,7 @@ Heavy peers are imported lazily so the addon folder stays importable in Godot.
 """
 import numpy as np
 
-from spatial_hash._core import UniformGrid
+from spatial_hash._core import HierarchicalGrid, UniformGrid
 from spatial_hash.grid import OptimizedSpatialHash
 
 
@@ -248,4 +248,13 @@ class BatchAPI(Method):
         return canonical_array(self.ids[np.asarray(result, dtype=np.int64)])
 
 
-METHODS = [NaiveAllPairs, KDTree, STRTree, PlainPythonHash, PerObjectAPI, BatchAPI]
+class HierarchicalBatchAPI(BatchAPI):
+    """The same batch calls on the hierarchical grid: no cell size to tune."""
+    name = "spatial_hash batch (hierarchical)"
+
+    def make_index(self, scene):
+        return HierarchicalGrid()
+
+
+METHODS = [NaiveAllPairs, KDTree, STRTree, PlainPythonHash, PerObjectAPI, BatchAPI,
+           HierarchicalBatchAPI]
