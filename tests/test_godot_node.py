@@ -200,6 +200,7 @@ def test_debug_geometry_and_overlay():
     assert len(shapes["grid"]) == 5 + 3    # borders x = 0, 10, .., 40 and y = 0, 10, 20
     assert len(shapes["candidates"]) == 3
     assert [hit for _, hit in shapes["boxes"]] == [True, True, True]
+    assert node.debug_geometry((0, 0, 40, 20), False)["candidates"] == []
     assert "3 objects" in node.overlay_text()
 
 

@@ -358,15 +358,17 @@ class SpatialHashNode:
         return [((float(v), y), (float(v), y + h)) for v in xs] + \
                [((x, float(v)), (x + w, float(v))) for v in ys]
 
-    def debug_geometry(self, view):
+    def debug_geometry(self, view, candidates=True):
         """What the node draws: grid lines, boxes of the objects (colliding or not)
-        and candidate pairs (objects sharing a cell) as center-to-center lines."""
+        and, if asked, candidate pairs (objects sharing a cell) as center-to-center
+        lines."""
         ids = self._grid.ids()
         boxes = [self._grid.bounds(i) for i in ids]
         hits = self._grid.pair_ids()
         colliding = set(hits.ravel().tolist())
         lines = []
-        if isinstance(self._grid, UniformGrid) and len(ids) <= MAX_CANDIDATE_LINES_OBJECTS:
+        if candidates and isinstance(self._grid, UniformGrid) \
+                and len(ids) <= MAX_CANDIDATE_LINES_OBJECTS:
             center = {i: (b[0] + b[2] / 2, b[1] + b[3] / 2) for i, b in zip(ids, boxes)}
             lines = [(center[a], center[b]) for a, b in candidate_pairs(self._grid, ids)]
         return {"grid": self.grid_lines(view), "candidates": lines,

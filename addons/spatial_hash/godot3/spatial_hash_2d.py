@@ -37,6 +37,7 @@ if exposed is not None:
         large_object_threshold = export(int, default=4)
         hierarchical = export(bool, default=False)
         debug_draw = export(bool, default=False)
+        debug_candidates = export(bool, default=True)
         overlay = export(bool, default=False)
 
         # __init__ never runs for an exposed class: state is created on first use.
@@ -66,7 +67,7 @@ if exposed is not None:
                 return
             r = self.get_viewport_rect()
             view = (r.position.x, r.position.y, r.size.x, r.size.y)
-            shapes = self._bridge().synced().debug_geometry(view)
+            shapes = self._bridge().synced().debug_geometry(view, self.debug_candidates)
             for (x0, y0), (x1, y1) in shapes["grid"]:
                 self.draw_line(Vector2(x0, y0), Vector2(x1, y1), GRID, 1.0)
             for (x0, y0), (x1, y1) in shapes["candidates"]:

@@ -31,6 +31,7 @@ if godot is not None:
         hierarchical: bool = godot.property(default=False)
         monitors_enabled: bool = godot.property(default=True)
         debug_draw: bool = godot.property(default=False)
+        debug_candidates: bool = godot.property(default=True)
 
         def _bridge(self):
             bridge = getattr(self, "_spatial_hash", None)
@@ -66,7 +67,7 @@ if godot is not None:
                 return
             r = self.get_viewport_rect()
             view = (r.position.x, r.position.y, r.size.x, r.size.y)
-            shapes = self._bridge().synced().debug_geometry(view)
+            shapes = self._bridge().synced().debug_geometry(view, self.debug_candidates)
             for (x0, y0), (x1, y1) in shapes["grid"]:
                 self.draw_line(Vector2(x0, y0), Vector2(x1, y1), GRID, 1.0)
             for (x0, y0), (x1, y1) in shapes["candidates"]:

@@ -1,0 +1,156 @@
+extends Node2D
+# The seed-000 demo (Godot 3 port of ../godot4/main.gd): moving circles, naive
+# O(n^2) or the SpatialHash2D node as the broad phase, a circle test as the
+# narrow phase, and a HUD with the counters. One batch call per frame.
+
+const WORLD = Vector2(1280, 720)
+const RADIUS = 6.0
+
+onready var hash_node = $Hash
+
+var positions = PoolVector2Array()
+var velocities = PoolVector2Array()
+var sizes = PoolVector2Array()
+var ids = PoolIntArray()
+var colliding = PoolByteArray()
+var use_hash = true
+var speed = 1.0
+var broad_pairs = 0
+var checks = 0
+var hits = 0
+var hud
+
+
+func _ready():
+	_build_ui()
+	_set_count(800)
+
+
+func _set_count(n):
+	hash_node.clear()
+	positions.resize(n)
+	velocities.resize(n)
+	sizes.resize(n)
+	colliding.resize(n)
+	for i in n:
+		positions[i] = Vector2(randf() * WORLD.x, randf() * WORLD.y)
+		velocities[i] = Vector2(rand_range(-60, 60), rand_range(-60, 60))
+		sizes[i] = Vector2(2 * RADIUS, 2 * RADIUS)
+	ids = hash_node.insert_batch(_corners(), sizes)
+
+
+func _corners():
+	var corners = PoolVector2Array()
+	corners.resize(positions.size())
+	for i in positions.size():
+		corners[i] = positions[i] - Vector2(RADIUS, RADIUS)
+	return corners
+
+
+func _process(delta):
+	var n = positions.size()
+	for i in n:
+		var v = velocities[i]
+		var p = positions[i] + v * delta * speed
+		if p.x < RADIUS or p.x > WORLD.x - RADIUS:
+			v.x = -v.x
+		if p.y < RADIUS or p.y > WORLD.y - RADIUS:
+			v.y = -v.y
+		velocities[i] = v
+		positions[i] = Vector2(clamp(p.x, RADIUS, WORLD.x - RADIUS), clamp(p.y, RADIUS, WORLD.y - RADIUS))
+		colliding[i] = 0
+	hits = 0
+	if use_hash:
+		hash_node.update_batch(ids, _corners(), sizes)
+		var pairs = hash_node.get_collision_pairs_packed()
+		var stats = hash_node.get_stats()
+		broad_pairs = stats["broad_phase_pairs"]
+		checks = stats["narrow_phase_checks"]
+		for k in range(0, pairs.size(), 2):
+			_narrow(pairs[k], pairs[k + 1])
+	else:
+		broad_pairs = n * (n - 1) / 2
+		checks = broad_pairs
+		for i in n:
+			for j in range(i + 1, n):
+				_narrow(i, j)
+	hud.text = "%s | objects %d | cell %d | broad-phase pairs %d | collision checks %d | hits %d | FPS %d" % [
+		"Spatial hash" if use_hash else "Naive O(n^2)", n, hash_node.cell_size,
+		broad_pairs, checks, hits, Engine.get_frames_per_second()]
+	update()
+
+
+func _narrow(i, j):
+	if positions[i].distance_squared_to(positions[j]) <= 4 * RADIUS * RADIUS:
+		colliding[i] = 1
+		colliding[j] = 1
+		hits += 1
+
+
+func _draw():
+	for i in positions.size():
+		draw_circle(positions[i], RADIUS, Color(0.89, 0.34, 0.18) if colliding[i] else Color(0.6, 0.76, 0.74))
+
+
+func _build_ui():
+	var layer = CanvasLayer.new()
+	add_child(layer)
+	var box = VBoxContainer.new()
+	box.rect_position = Vector2(8, 8)
+	layer.add_child(box)
+	hud = Label.new()
+	box.add_child(hud)
+	box.add_child(_toggle("Spatial hash (off: naive)", true, "_on_algorithm"))
+	box.add_child(_slider("Objects", 50, 5000, 800, "_on_count"))
+	box.add_child(_slider("Cell size", 4, 256, 24, "_on_cell_size"))
+	box.add_child(_slider("Speed", 0, 10, 1, "_on_speed"))
+	box.add_child(_toggle("Grid and boxes", false, "_on_grid"))
+	box.add_child(_toggle("Candidate lines", true, "_on_candidates"))
+
+
+func _on_algorithm(on):
+	use_hash = on
+
+
+func _on_count(value):
+	_set_count(int(value))
+
+
+func _on_cell_size(value):
+	hash_node.cell_size = float(value)
+
+
+func _on_speed(value):
+	speed = value
+
+
+func _on_grid(on):
+	hash_node.debug_draw = on
+
+
+func _on_candidates(on):
+	hash_node.debug_candidates = on
+
+
+func _toggle(label, pressed, handler):
+	var button = CheckButton.new()
+	button.text = label
+	button.pressed = pressed
+	button.connect("toggled", self, handler)
+	return button
+
+
+func _slider(label, low, high, value, handler):
+	var row = HBoxContainer.new()
+	var name_label = Label.new()
+	name_label.text = label
+	name_label.rect_min_size = Vector2(90, 0)
+	row.add_child(name_label)
+	var slider = HSlider.new()
+	slider.min_value = low
+	slider.max_value = high
+	slider.value = value
+	slider.rect_min_size = Vector2(200, 0)
+	slider.connect("value_changed", self, handler)
+	row.add_child(slider)
+	return row

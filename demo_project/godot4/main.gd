@@ -1,0 +1,136 @@
+extends Node2D
+# The seed-000 demo: moving circles, naive O(n^2) or the SpatialHash2D node as the
+# broad phase, a circle test as the narrow phase, and a HUD with the counters.
+# The hash gets every object in one batch call per frame.
+
+const WORLD := Vector2(1280, 720)
+const RADIUS := 6.0
+
+@onready var hash_node = $Hash
+
+var positions := PackedVector2Array()
+var velocities := PackedVector2Array()
+var sizes := PackedVector2Array()
+var ids := PackedInt32Array()
+var colliding := PackedByteArray()
+var use_hash := true
+var show_candidates := true
+var speed := 1.0
+var broad_pairs := 0
+var checks := 0
+var hits := 0
+var hud: Label
+
+
+func _ready():
+	_build_ui()
+	_set_count(800)
+
+
+func _set_count(n: int):
+	hash_node.clear()
+	positions.resize(n)
+	velocities.resize(n)
+	sizes.resize(n)
+	colliding.resize(n)
+	for i in n:
+		positions[i] = Vector2(randf() * WORLD.x, randf() * WORLD.y)
+		velocities[i] = Vector2(randf_range(-60, 60), randf_range(-60, 60))
+		sizes[i] = Vector2(2 * RADIUS, 2 * RADIUS)
+	ids = hash_node.insert_batch(_corners(), sizes)
+
+
+func _corners() -> PackedVector2Array:
+	var corners := PackedVector2Array()
+	corners.resize(positions.size())
+	for i in positions.size():
+		corners[i] = positions[i] - Vector2(RADIUS, RADIUS)
+	return corners
+
+
+func _process(delta):
+	var n := positions.size()
+	for i in n:
+		var v := velocities[i]
+		var p := positions[i] + v * delta * speed
+		if p.x < RADIUS or p.x > WORLD.x - RADIUS:
+			v.x = -v.x
+		if p.y < RADIUS or p.y > WORLD.y - RADIUS:
+			v.y = -v.y
+		velocities[i] = v
+		positions[i] = p.clamp(Vector2(RADIUS, RADIUS), WORLD - Vector2(RADIUS, RADIUS))
+		colliding[i] = 0
+	hits = 0
+	if use_hash:
+		hash_node.update_batch(ids, _corners(), sizes)
+		var pairs: PackedInt32Array = hash_node.get_collision_pairs_packed()
+		var stats: Dictionary = hash_node.get_stats()
+		broad_pairs = stats["broad_phase_pairs"]
+		checks = stats["narrow_phase_checks"]
+		for k in range(0, pairs.size(), 2):
+			_narrow(pairs[k], pairs[k + 1])
+	else:
+		broad_pairs = n * (n - 1) / 2
+		checks = broad_pairs
+		for i in n:
+			for j in range(i + 1, n):
+				_narrow(i, j)
+	hud.text = "%s | objects %d | cell %d | broad-phase pairs %d | collision checks %d | hits %d | FPS %d" % [
+		"Spatial hash" if use_hash else "Naive O(n^2)", n, hash_node.cell_size,
+		broad_pairs, checks, hits, Engine.get_frames_per_second()]
+	queue_redraw()
+
+
+func _narrow(i: int, j: int):
+	if positions[i].distance_squared_to(positions[j]) <= 4 * RADIUS * RADIUS:
+		colliding[i] = 1
+		colliding[j] = 1
+		hits += 1
+
+
+func _draw():
+	for i in positions.size():
+		draw_circle(positions[i], RADIUS, Color(0.89, 0.34, 0.18) if colliding[i] else Color(0.6, 0.76, 0.74))
+
+
+func _build_ui():
+	var layer := CanvasLayer.new()
+	add_child(layer)
+	var box := VBoxContainer.new()
+	box.position = Vector2(8, 8)
+	layer.add_child(box)
+	hud = Label.new()
+	box.add_child(hud)
+	var algorithm := CheckButton.new()
+	algorithm.text = "Spatial hash (off: naive)"
+	algorithm.button_pressed = true
+	algorithm.toggled.connect(func(on): use_hash = on)
+	box.add_child(algorithm)
+	box.add_child(_slider("Objects", 50, 5000, 800, func(v): _set_count(int(v))))
+	box.add_child(_slider("Cell size", 4, 256, 24, func(v): hash_node.cell_size = v))
+	box.add_child(_slider("Speed", 0, 10, 1, func(v): speed = v))
+	var grid := CheckButton.new()
+	grid.text = "Grid and boxes"
+	grid.toggled.connect(func(on): hash_node.debug_draw = on)
+	box.add_child(grid)
+	var candidates := CheckButton.new()
+	candidates.text = "Candidate lines"
+	candidates.button_pressed = true
+	candidates.toggled.connect(func(on): hash_node.debug_candidates = on)
+	box.add_child(candidates)
+
+
+func _slider(label: String, low: float, high: float, value: float, on_change: Callable) -> HBoxContainer:
+	var row := HBoxContainer.new()
+	var name_label := Label.new()
+	name_label.text = label
+	name_label.custom_minimum_size = Vector2(90, 0)
+	row.add_child(name_label)
+	var slider := HSlider.new()
+	slider.min_value = low
+	slider.max_value = high
+	slider.value = value
+	slider.custom_minimum_size = Vector2(200, 0)
+	slider.value_changed.connect(on_change)
+	row.add_child(slider)
+	return row
