@@ -33,6 +33,8 @@ ctypedef struct Level:
 cdef double PRECISE_CELLS = 281474976710656.0
 cdef int INITIAL_WBITS = 4          # 16 x 16 cells, as in the seed
 cdef int64_t RUN_START = ((<int64_t>1) << 32) - 1   # a run is start | length << 32
+cdef enum:
+    PACK_LOOKAHEAD = 8                # bodies prefetched ahead while packing
 
 
 cdef inline Py_ssize_t occupancy_words(int32_t wbits) noexcept nogil:
@@ -320,6 +322,11 @@ cdef class HierarchicalGrid(SpatialIndex):
     cdef void _detach(self, int32_t i) noexcept nogil:
         self._leave_level(i)
 
+    cdef void _prefetch_move(self, int32_t i) noexcept nogil:
+        # The object's cell list head: its new cell is almost always the same or
+        # a neighbouring one.
+        prefetch(&self.levels[self.level_of[i]].head[self.cell_of[i]])
+
     cdef void _reset(self) noexcept nogil:
         cdef Py_ssize_t k
         for k in range(self.n_levels):
@@ -419,6 +426,8 @@ cdef class HierarchicalGrid(SpatialIndex):
             return -1
         if grow_array(<void**>&L.packed_id, &L.packed_cap, cap, sizeof(int32_t)) < 0:
             return -1
+        # Ids first (the lists and `next` are small and cache-resident), then the
+        # bodies, whose scattered loads can be prefetched once the order is known.
         for w in range(occupancy_words(L.wbits)):
             bits = L.occupied[w]
             while bits:
@@ -427,11 +436,14 @@ cdef class HierarchicalGrid(SpatialIndex):
                 first = k
                 a = L.head[c]
                 while a >= 0:
-                    L.packed[k] = self.body[a]
                     L.packed_id[k] = a
                     k += 1
                     a = self.next[a]
                 L.run[c] = first | ((k - first) << 32)
+        for k in range(L.n):
+            if k + PACK_LOOKAHEAD < L.n:
+                prefetch(&self.body[L.packed_id[k + PACK_LOOKAHEAD]])
+            L.packed[k] = self.body[L.packed_id[k]]
         return 0
 
     cdef inline int _test_run(self, const Body* body, int32_t a, const Level* M, Py_ssize_t v,
@@ -460,7 +472,9 @@ cdef class HierarchicalGrid(SpatialIndex):
         cdef Level* L
         cdef const Level* M
         cdef int64_t c, cx, cy, mask, ux, uy, ux0, ux1, uy0, uy1, run, end
-        cdef int32_t bits, a
+        cdef int64_t back[4]
+        cdef int64_t back_run[4]
+        cdef int32_t bits, a, k, n_back
         cdef uint64_t word
         cdef const Body* body
         cdef const Box* box
@@ -483,17 +497,27 @@ cdef class HierarchicalGrid(SpatialIndex):
                     cy = c >> bits
                     run = L.run[c]
                     end = (run & RUN_START) + (run >> 32)
+                    # The half of the neighbourhood behind this cell, so each pair
+                    # of cells meets once: its occupied runs, looked up once.
+                    back[0] = (((cy - 1) & mask) << bits) | ((cx - 1) & mask)
+                    back[1] = (((cy - 1) & mask) << bits) | cx
+                    back[2] = (((cy - 1) & mask) << bits) | ((cx + 1) & mask)
+                    back[3] = (cy << bits) | ((cx - 1) & mask)
+                    n_back = 0
+                    for k in range(4):
+                        if is_occupied(L, back[k]):
+                            back_run[n_back] = L.run[back[k]]
+                            n_back += 1
                     for u in range(run & RUN_START, end):
                         a = L.packed_id[u]
                         body = &L.packed[u]
-                        # Within the level: the rest of this cell, then the half of
-                        # the neighbourhood behind it, so each pair of cells meets once.
-                        if self._test_run(body, a, L, u + 1, end, &tested, &found) < 0 \
-                                or self._test_cell(body, a, L, (((cy - 1) & mask) << bits) | ((cx - 1) & mask), &tested, &found) < 0 \
-                                or self._test_cell(body, a, L, (((cy - 1) & mask) << bits) | cx, &tested, &found) < 0 \
-                                or self._test_cell(body, a, L, (((cy - 1) & mask) << bits) | ((cx + 1) & mask), &tested, &found) < 0 \
-                                or self._test_cell(body, a, L, (cy << bits) | ((cx - 1) & mask), &tested, &found) < 0:
+                        if self._test_run(body, a, L, u + 1, end, &tested, &found) < 0:
                             return -1
+                        for k in range(n_back):
+                            if self._test_run(body, a, L, back_run[k] & RUN_START,
+                                              (back_run[k] & RUN_START) + (back_run[k] >> 32),
+                                              &tested, &found) < 0:
+                                return -1
                         # Across levels: upward only, so no pair is tested twice.
                         box = &body.box
                         for up in range(r + 1, self.n_levels):

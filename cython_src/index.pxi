@@ -19,6 +19,11 @@ ctypedef struct Query:
     CellRange cells     # filled by the index's _prepare_query
 
 
+# How many objects ahead of the current one a batch move prefetches.
+cdef enum:
+    MOVE_LOOKAHEAD = 8
+
+
 cdef int grow_array(void** ptr, Py_ssize_t* cap, Py_ssize_t need, size_t item) noexcept nogil:
     """Make room for `need` items; on failure the old block stays valid and -1 is returned."""
     cdef Py_ssize_t new_cap
@@ -108,6 +113,11 @@ cdef class SpatialIndex:
         return 0
 
     cdef void _detach(self, int32_t i) noexcept nogil:
+        pass
+
+    cdef void _prefetch_move(self, int32_t i) noexcept nogil:
+        """Start loading what _move(i) will touch; batch moves call it a few
+        objects ahead, since ids in caller order are scattered over the table."""
         pass
 
     cdef void _reset(self) noexcept nogil:
@@ -522,9 +532,11 @@ cdef class SpatialIndex:
 
     cdef int _move_rows(self, const int64_t[::1] ids, const double[:, ::1] rows,
                         const double[::1] radii) noexcept nogil:
-        cdef Py_ssize_t k
+        cdef Py_ssize_t k, n = ids.shape[0]
         cdef Body b
-        for k in range(ids.shape[0]):
+        for k in range(n):
+            if k + MOVE_LOOKAHEAD < n:
+                self._prefetch_move(<int32_t>ids[k + MOVE_LOOKAHEAD])
             if radii.shape[0]:
                 body_from_circle(rows[k, 0], rows[k, 1], radii[k], &b)
             else:
