@@ -201,6 +201,9 @@ def test_debug_geometry_and_overlay():
     assert len(shapes["candidates"]) == 3
     assert [hit for _, hit in shapes["boxes"]] == [True, True, True]
     assert node.debug_geometry((0, 0, 40, 20), False)["candidates"] == []
+    commands = node.draw_list((0, 0, 40, 20))
+    assert [c[0] for c in commands] == ["line"] * 11 + ["rect"] * 3
+    assert commands[-1][1:5] == (4.0, 4.0, 3.0, 3.0) and len(commands[-1][5]) == 4
     assert "3 objects" in node.overlay_text()
 
 

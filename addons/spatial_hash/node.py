@@ -35,6 +35,11 @@ MONITORS = [
 PACKED_RESULTS = frozenset({"insert_batch", "get_collision_pairs_packed"})
 # Debug drawing stays readable and cheap: beyond this many objects no candidate lines.
 MAX_CANDIDATE_LINES_OBJECTS = 2000
+# Debug colours (r, g, b, a), as in the seed-000 demo.
+GRID_COLOR = (0.5, 0.5, 0.5, 0.35)
+CANDIDATE_COLOR = (0.5, 0.65, 0.85, 0.6)
+FREE_COLOR = (0.6, 0.76, 0.74, 1.0)
+COLLIDING_COLOR = (0.89, 0.34, 0.18, 1.0)
 
 
 def report_to_stderr(message):
@@ -373,6 +378,15 @@ class SpatialHashNode:
             lines = [(center[a], center[b]) for a, b in candidate_pairs(self._grid, ids)]
         return {"grid": self.grid_lines(view), "candidates": lines,
                 "boxes": [(b, i in colliding) for i, b in zip(ids, boxes)]}
+
+    def draw_list(self, view, candidates=True):
+        """debug_geometry as drawing commands, in drawing order: ("line", x0, y0,
+        x1, y1, rgba) and ("rect", x, y, w, h, rgba) for an unfilled box."""
+        shapes = self.debug_geometry(view, candidates)
+        return ([("line", *a, *b, GRID_COLOR) for a, b in shapes["grid"]]
+                + [("line", *a, *b, CANDIDATE_COLOR) for a, b in shapes["candidates"]]
+                + [("rect", *box, COLLIDING_COLOR if hit else FREE_COLOR)
+                   for box, hit in shapes["boxes"]])
 
     def overlay_text(self):
         stats = self.get_stats()

@@ -13,11 +13,6 @@ except ImportError:     # not Godot 4: another engine's editor scanning res://, 
 if godot is not None:
     from spatial_hash.node import MonitorSet, NodeBridge
 
-    GRID = Color(0.5, 0.5, 0.5, 0.35)
-    CANDIDATE = Color(0.5, 0.65, 0.85, 0.6)
-    FREE = Color(0.6, 0.76, 0.74)
-    COLLIDING = Color(0.89, 0.34, 0.18)
-
     def to_godot(value):
         return value     # lists become Arrays and dicts Dictionaries on the way out
 
@@ -67,13 +62,12 @@ if godot is not None:
                 return
             r = self.get_viewport_rect()
             view = (r.position.x, r.position.y, r.size.x, r.size.y)
-            shapes = self._bridge().synced().debug_geometry(view, self.debug_candidates)
-            for (x0, y0), (x1, y1) in shapes["grid"]:
-                self.draw_line(Vector2(x0, y0), Vector2(x1, y1), GRID, 1.0)
-            for (x0, y0), (x1, y1) in shapes["candidates"]:
-                self.draw_line(Vector2(x0, y0), Vector2(x1, y1), CANDIDATE, 1.0)
-            for (x, y, w, h), hit in shapes["boxes"]:
-                self.draw_rect(Rect2(x, y, w, h), COLLIDING if hit else FREE, False, 1.0)
+            commands = self._bridge().synced().draw_list(view, self.debug_candidates)
+            for kind, a, b, c, d, rgba in commands:
+                if kind == "line":
+                    self.draw_line(Vector2(a, b), Vector2(c, d), Color(*rgba), 1.0)
+                else:
+                    self.draw_rect(Rect2(a, b, c, d), Color(*rgba), False, 1.0)
 
         # The GDScript API (see spatial_hash.node.SpatialHashNode). A missing
         # argument arrives as null and is reported by the node's checks.
