@@ -174,3 +174,18 @@ def test_plot_and_snapshot_write_pngs(tmp_path):
     assert bench.main(["--snapshot", str(tmp_path / "snap.png")]) == 0
     for name in ("scaling.png", "snap.png"):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_scene_step_moves_and_bounces_inside_the_world():
+    from spatial_hash import scenes
+    for make in (scenes.uniform, scenes.bullets):
+        scene = make(2000)
+        start, vel = scene.pos.copy(), scene.vel.copy()
+        scene.step(0.01)
+        kept = (scene.vel == vel).all(axis=1)
+        assert kept.sum() > 1900      # few objects are at a wall
+        assert np.array_equal(scene.pos[kept], start[kept] + vel[kept] * 0.01)
+        hi = np.asarray(scene.world) - (scene.extent if scene.kind == "box" else 0.0)
+        for _ in range(300):
+            scene.step(0.5)
+            assert (scene.pos >= 0).all() and (scene.pos <= hi).all()

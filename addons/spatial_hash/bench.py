@@ -219,7 +219,7 @@ def main(argv=None):
     parser.add_argument("--full", action="store_true", help="larger N for the slow peers, more frames")
     parser.add_argument("--scenes", default=None, help="comma-separated: " + ",".join(scenes.SCENES))
     parser.add_argument("--sizes", default=None, help="comma-separated N, overriding every scene's")
-    parser.add_argument("--frames", type=int, default=None, help="timed frames per method (default 3, 7 with --full)")
+    parser.add_argument("--frames", type=int, default=None, help="timed frames per method (default 5, 9 with --full)")
     parser.add_argument("--out", default="bench_results", help="folder for results.json and scaling.png")
     parser.add_argument("--snapshot", metavar="PNG", help="draw one frame of a scene and exit")
     parser.add_argument("--suggest", metavar="SIZES",
@@ -254,7 +254,7 @@ def main(argv=None):
     if args.sizes:
         ns = [int(v.replace("_", "")) for v in args.sizes.split(",")]
         sizes = {s: (ns if s != "bullets" else sizes[s]) for s in sizes}
-    frames = args.frames or (7 if args.full else 3)
+    frames = args.frames or (9 if args.full else 5)
 
     started = time.perf_counter()
     records, problems = run(sizes, peers.METHODS, frames, args.full)

@@ -31,15 +31,22 @@ class Scene:
                      self.vel.copy(), self.world, self.cell_size)
 
     def step(self, dt=1.0 / 60.0):
-        """Move every object and bounce it off the world's walls (in place)."""
-        self.pos += self.vel * dt
-        hi = np.asarray(self.world, dtype=np.float64)
-        if self.kind == "box":
-            hi = hi - self.extent
-        outside = (self.pos < 0.0) | (self.pos > hi)
+        """Move every object and bounce it off the world's walls (in place). The
+        scratch arrays are kept, so a frame allocates nothing for N objects."""
+        if getattr(self, "_scratch", None) is None:
+            hi = np.asarray(self.world, dtype=np.float64)
+            self._hi = hi - self.extent if self.kind == "box" else hi
+            self._scratch = (np.empty_like(self.pos), np.empty(self.pos.shape, bool),
+                             np.empty(self.pos.shape, bool))
+        delta, outside, above = self._scratch
+        np.multiply(self.vel, dt, out=delta)
+        self.pos += delta
+        np.less(self.pos, 0.0, out=outside)
+        np.greater(self.pos, self._hi, out=above)
+        outside |= above
         if outside.any():     # only the few objects at a wall pay for the bounce
             rows, cols = np.nonzero(outside)
-            limit = np.broadcast_to(hi, self.pos.shape)[rows, cols]
+            limit = np.broadcast_to(self._hi, self.pos.shape)[rows, cols]
             p = self.pos[rows, cols]
             self.pos[rows, cols] = np.where(p < 0.0, -p, 2.0 * limit - p)
             self.vel[rows, cols] *= -1.0
@@ -99,10 +106,11 @@ def bullets(n=10_100, seed=0, enemies=100):
     1920x1080, bullets flying at up to 100 px/s."""
     rng = np.random.default_rng(seed)
     n_bullets = n - enemies
-    pos = rng.uniform((0, 0), (1920, 1080), size=(n, 2))
     size = np.empty((n, 2))
     size[:n_bullets] = 4.0
     size[n_bullets:] = 32.0
+    # Whole objects inside the world: one poking out would bounce every frame.
+    pos = rng.uniform(0.0, 1.0, size=(n, 2)) * (np.array([1920.0, 1080.0]) - size)
     vel = np.zeros((n, 2))
     vel[:n_bullets] = rng.uniform(-100, 100, size=(n_bullets, 2))
     return Scene("bullets", "box", pos, size, vel, (1920.0, 1080.0), 32.0)
