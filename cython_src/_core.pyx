@@ -7,8 +7,10 @@ checks, the cell hash table, the uniform grid and the hierarchical grid.
 from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memcpy, memset
 
+from cython.parallel cimport prange
+
 import numpy as np
-from libc.math cimport ceil, fabs, floor, isfinite, log, pow, sqrt
+from libc.math cimport ceil, exp, fabs, floor, isfinite, log, sqrt
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 cdef extern from *:

@@ -9,7 +9,7 @@
 ctypedef struct Level:
     double cell
     double inv              # 1 / cell: every cell coordinate is floor(x * inv)
-    int32_t exponent        # cell == base * factor ** exponent
+    int32_t exponent        # cell == base * factor ** exponent (via exp and log)
     int32_t wbits           # the table is W x W cells, W = 1 << wbits
     int64_t mask            # W - 1
     int32_t* head           # per cell: first object of its list, -1 if empty
@@ -31,6 +31,12 @@ ctypedef struct Level:
 # small fraction of a cell; an object too small for its distance from the origin
 # goes to a coarser level instead.
 cdef double PRECISE_CELLS = 281474976710656.0
+# Cell sizes stay within [SMALLEST_CELL, LARGEST_CELL] and coordinates within
+# FARTHEST, so exponents stay small and no cell arithmetic overflows: a base
+# taken from a denormal-sized first object must not send a large one to 1e308.
+cdef double SMALLEST_CELL = 1e-150
+cdef double LARGEST_CELL = 1e150
+cdef double FARTHEST = 1e160
 cdef int INITIAL_WBITS = 4          # 16 x 16 cells, as in the seed
 cdef int64_t RUN_START = ((<int64_t>1) << 32) - 1   # a run is start | length << 32
 cdef enum:
@@ -43,6 +49,40 @@ cdef inline Py_ssize_t occupancy_words(int32_t wbits) noexcept nogil:
 
 cdef inline bint is_occupied(const Level* L, int64_t c) noexcept nogil:
     return (L.occupied[c >> 6] >> (c & 63)) & 1
+
+
+ctypedef struct PairChunk:
+    # A stretch of one level's occupancy words (w0 .. w1-1) and what its pair
+    # search found; the buffer is kept from frame to frame.
+    Py_ssize_t rank          # the level's place in `order`
+    Py_ssize_t w0
+    Py_ssize_t w1
+    int32_t* pairs
+    Py_ssize_t n
+    Py_ssize_t cap
+    Py_ssize_t tested
+    Py_ssize_t found
+    int failed
+
+
+cdef inline int test_run(const Body* body, int32_t a, const Level* M, Py_ssize_t v,
+                         Py_ssize_t end, PairChunk* out) noexcept nogil:
+    """Test object a (whose body is `body`) against M's packed objects v .. end-1."""
+    cdef int32_t b
+    out.tested += end - v
+    while v < end:
+        if bodies_touch(body, &M.packed[v]):
+            if 2 * out.n + 2 > out.cap and grow_array(<void**>&out.pairs, &out.cap,
+                                                      2 * out.n + 2, sizeof(int32_t)) < 0:
+                out.failed = 1
+                return -1
+            b = M.packed_id[v]
+            out.pairs[2 * out.n] = a if a < b else b
+            out.pairs[2 * out.n + 1] = b if a < b else a
+            out.n += 1
+            out.found += 1
+        v += 1
+    return 0
 
 
 cdef inline double longest_side(const Box* b) noexcept nogil:
@@ -76,7 +116,7 @@ cdef class HierarchicalGrid(SpatialIndex):
     cdef readonly double density
     cdef double sqrt_factor
     cdef double log_factor
-    cdef double base
+    cdef double log_base
     cdef bint has_base
     cdef Level* levels
     cdef int32_t* order         # level indices by ascending cell size
@@ -86,19 +126,25 @@ cdef class HierarchicalGrid(SpatialIndex):
     cdef int32_t* next
     cdef int32_t* prev
     cdef int32_t* slot          # index in its level's members
+    cdef readonly int threads
+    cdef PairChunk* chunks
+    cdef Py_ssize_t chunks_cap, chunks_ready
 
-    def __cinit__(self, hierarchy_factor=2.0, density=0.125):
+    def __cinit__(self, hierarchy_factor=2.0, density=0.125, threads=1):
         f = check_finite(hierarchy_factor, "hierarchy_factor")
-        if not f > 1.0:
-            raise ValueError(f"hierarchy_factor must be a finite number > 1, got {hierarchy_factor!r}")
+        if not 1.1 <= f <= 1e6:
+            raise ValueError(f"hierarchy_factor must be a number from 1.1 to 1e6, got {hierarchy_factor!r}")
         d = check_finite(density, "density")
         if not 0.0 < d <= 64.0:
             raise ValueError(f"density must be a number in (0, 64] (objects per cell), got {density!r}")
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
+            raise ValueError(f"threads must be an int from 1 to 256, got {threads!r}")
         self.hierarchy_factor = f
         self.density = d
+        self.threads = threads
         self.sqrt_factor = sqrt(f)
         self.log_factor = log(f)
-        self.base = 1.0
+        self.log_base = 0.0
 
     def __dealloc__(self):
         cdef Py_ssize_t k
@@ -109,6 +155,9 @@ cdef class HierarchicalGrid(SpatialIndex):
             free(self.levels[k].run)
             free(self.levels[k].packed)
             free(self.levels[k].packed_id)
+        for k in range(self.chunks_ready):
+            free(self.chunks[k].pairs)
+        free(self.chunks)
         free(self.levels)
         free(self.order)
         free(self.level_of)
@@ -119,21 +168,27 @@ cdef class HierarchicalGrid(SpatialIndex):
 
     def __repr__(self):
         return (f"HierarchicalGrid(hierarchy_factor={self.hierarchy_factor!r}, "
-                f"density={self.density!r}) with {self.n_live} objects in "
+                f"density={self.density!r}, threads={self.threads}) with {self.n_live} objects in "
                 f"{sum(1 for k in range(self.n_levels) if self.levels[k].n)} levels")
 
     # ------------------------------------------------------------- levels
 
     cdef inline double _cell_of_exponent(self, int32_t e) noexcept nogil:
-        return self.base * pow(self.hierarchy_factor, e)
+        return exp(self.log_base + e * self.log_factor)
+
+    cdef inline double _need(self, const Box* b) noexcept nogil:
+        """The smallest cell that fits the object: sqrt(factor) x its longest side;
+        0 for a point."""
+        cdef double need = longest_side(b) * self.sqrt_factor
+        return SMALLEST_CELL if 0.0 < need < SMALLEST_CELL else need
 
     cdef int32_t _exponent_for(self, const Box* b) noexcept nogil:
-        """The level an object belongs to: the smallest whose cells are at least
-        sqrt(factor) times its longest side (and coarse enough for its position)."""
-        cdef double need = longest_side(b) * self.sqrt_factor, far = farthest(b), cell
-        cdef int32_t e = 0, k
+        """The level an object belongs to: the smallest whose cells fit it (and
+        coarse enough for its position)."""
+        cdef double need = self._need(b), far = farthest(b)
+        cdef int32_t e = 0
         if need > 0.0:
-            e = <int32_t>ceil(log(need / self.base) / self.log_factor)
+            e = <int32_t>ceil((log(need) - self.log_base) / self.log_factor)
             while self._cell_of_exponent(e) < need:
                 e += 1
             while self._cell_of_exponent(e - 1) >= need:
@@ -141,10 +196,8 @@ cdef class HierarchicalGrid(SpatialIndex):
         elif self.n_levels:
             # A point fits any level: the finest one that already exists.
             e = self.levels[self.order[0]].exponent
-        cell = self._cell_of_exponent(e)
-        while not (cell > 0.0 and 1.0 / cell > 0.0) or far * (1.0 / cell) >= PRECISE_CELLS:
+        while far / self._cell_of_exponent(e) >= PRECISE_CELLS:
             e += 1
-            cell = self._cell_of_exponent(e)
         return e
 
     cdef int32_t _level_index(self, int32_t e) noexcept nogil:
@@ -281,13 +334,18 @@ cdef class HierarchicalGrid(SpatialIndex):
         c = old_cap
         return grow_array(<void**>&self.slot, &c, new_cap, sizeof(int32_t))
 
+    cdef int _check_placement(self, const Box* b) noexcept nogil:
+        if self._need(b) > LARGEST_CELL or farthest(b) > FARTHEST:
+            return OUT_OF_RANGE
+        return INPUT_OK
+
     cdef int _attach(self, int32_t i) noexcept nogil:
         cdef int32_t li
         cdef double need
         if not self.has_base:
-            need = longest_side(&self.body[i].box) * self.sqrt_factor
+            need = self._need(&self.body[i].box)
             # Nudged up, so objects a rounding error larger than the first still fit.
-            self.base = need * (1.0 + 1.8189894035458565e-12) if need > 0.0 else 1.0
+            self.log_base = log(need * (1.0 + 1.8189894035458565e-12)) if need > 0.0 else 0.0
             self.has_base = True
         li = self._level_index(self._exponent_for(&self.body[i].box))
         if li < 0 or self._reserve_member(li) < 0:
@@ -299,7 +357,7 @@ cdef class HierarchicalGrid(SpatialIndex):
         """Re-inserts only when the object's level or cell changes."""
         cdef int32_t li = self.level_of[i], target, c
         cdef Level* L = &self.levels[li]
-        cdef double need = longest_side(&b.box) * self.sqrt_factor
+        cdef double need = self._need(&b.box)
         cdef bint fits = L.cell >= need and farthest(&b.box) * L.inv < PRECISE_CELLS \
             and (need == 0.0 or L.cell / self.hierarchy_factor < need)
         if fits:
@@ -440,105 +498,134 @@ cdef class HierarchicalGrid(SpatialIndex):
                     k += 1
                     a = self.next[a]
                 L.run[c] = first | ((k - first) << 32)
-        for k in range(L.n):
-            if k + PACK_LOOKAHEAD < L.n:
-                prefetch(&self.body[L.packed_id[k + PACK_LOOKAHEAD]])
-            L.packed[k] = self.body[L.packed_id[k]]
+        if self.threads == 1:
+            for k in range(L.n):
+                if k + PACK_LOOKAHEAD < L.n:
+                    prefetch(&self.body[L.packed_id[k + PACK_LOOKAHEAD]])
+                L.packed[k] = self.body[L.packed_id[k]]
+        else:
+            for k in prange(L.n, num_threads=self.threads, schedule="static"):
+                if k + PACK_LOOKAHEAD < L.n:
+                    prefetch(&self.body[L.packed_id[k + PACK_LOOKAHEAD]])
+                L.packed[k] = self.body[L.packed_id[k]]
         return 0
-
-    cdef inline int _test_run(self, const Body* body, int32_t a, const Level* M, Py_ssize_t v,
-                              Py_ssize_t end, Py_ssize_t* tested, Py_ssize_t* found) noexcept nogil:
-        """Test object a (whose body is `body`) against M's packed objects v .. end-1."""
-        tested[0] += end - v
-        while v < end:
-            if bodies_touch(body, &M.packed[v]):
-                found[0] += 1
-                if self._emit(a, M.packed_id[v]) < 0:
-                    return -1
-            v += 1
-        return 0
-
-    cdef inline int _test_cell(self, const Body* body, int32_t a, const Level* M, int64_t c,
-                               Py_ssize_t* tested, Py_ssize_t* found) noexcept nogil:
-        cdef int64_t run
-        if not is_occupied(M, c):
-            return 0
-        run = M.run[c]
-        return self._test_run(body, a, M, run & RUN_START, (run & RUN_START) + (run >> 32),
-                              tested, found)
 
     cdef int _find_pairs(self) noexcept nogil:
-        cdef Py_ssize_t r, up, u, w, tested = 0, found = 0
-        cdef Level* L
-        cdef const Level* M
-        cdef int64_t c, cx, cy, mask, ux, uy, ux0, ux1, uy0, uy1, run, end
-        cdef int64_t back[4]
-        cdef int64_t back_run[4]
-        cdef int32_t bits, a, k, n_back
-        cdef uint64_t word
-        cdef const Body* body
-        cdef const Box* box
-        self.n_pairs = 0
+        """Pack every level, cut the levels' occupied cells into chunks, find each
+        chunk's pairs (on up to `threads` threads: chunks only read the packed
+        levels and write their own buffers), then join the buffers in chunk order,
+        so the result does not depend on the thread count or scheduling."""
+        cdef Py_ssize_t r, k, n_chunks = 0, pieces, words, total = 0, tested = 0, found = 0
+        cdef PairChunk* chunk
+        cdef int failed = 0
         for r in range(self.n_levels):
             if self.levels[r].n and self._pack(&self.levels[r]) < 0:
                 return -1
         for r in range(self.n_levels):
-            L = &self.levels[self.order[r]]
-            if L.n == 0:
+            if self.levels[self.order[r]].n == 0:
                 continue
-            bits = L.wbits
-            mask = ((<int64_t>1) << bits) - 1
-            for w in range(occupancy_words(bits)):
-                word = L.occupied[w]
-                while word:
-                    c = (w << 6) | count_trailing_zeros(word)
-                    word &= word - 1
-                    cx = c & mask
-                    cy = c >> bits
-                    run = L.run[c]
-                    end = (run & RUN_START) + (run >> 32)
-                    # The half of the neighbourhood behind this cell, so each pair
-                    # of cells meets once: its occupied runs, looked up once.
-                    back[0] = (((cy - 1) & mask) << bits) | ((cx - 1) & mask)
-                    back[1] = (((cy - 1) & mask) << bits) | cx
-                    back[2] = (((cy - 1) & mask) << bits) | ((cx + 1) & mask)
-                    back[3] = (cy << bits) | ((cx - 1) & mask)
-                    n_back = 0
-                    for k in range(4):
-                        if is_occupied(L, back[k]):
-                            back_run[n_back] = L.run[back[k]]
-                            n_back += 1
-                    for u in range(run & RUN_START, end):
-                        a = L.packed_id[u]
-                        body = &L.packed[u]
-                        if self._test_run(body, a, L, u + 1, end, &tested, &found) < 0:
-                            return -1
-                        for k in range(n_back):
-                            if self._test_run(body, a, L, back_run[k] & RUN_START,
-                                              (back_run[k] & RUN_START) + (back_run[k] >> 32),
-                                              &tested, &found) < 0:
-                                return -1
-                        # Across levels: upward only, so no pair is tested twice.
-                        box = &body.box
-                        for up in range(r + 1, self.n_levels):
-                            M = &self.levels[self.order[up]]
-                            if M.n == 0:
-                                continue
-                            # M's objects reach at most M.reach past their cell's
-                            # corner (padded for the shaved sides and rounding).
-                            ux0 = floor_int((box.minx - M.reach * 1.001) * M.inv)
-                            ux1 = floor_int(box.maxx * M.inv)
-                            uy0 = floor_int((box.miny - M.reach * 1.001) * M.inv)
-                            uy1 = floor_int(box.maxy * M.inv)
-                            for uy in range(uy0, uy1 + 1):
-                                for ux in range(ux0, ux1 + 1):
-                                    if self._test_cell(body, a, M, ((uy & M.mask) << M.wbits) | (ux & M.mask),
-                                                       &tested, &found) < 0:
-                                        return -1
+            words = occupancy_words(self.levels[self.order[r]].wbits)
+            # Several chunks a thread, so a crowded stretch does not stall one.
+            pieces = 1 if self.threads == 1 else min(words, 4 * self.threads)
+            if grow_array(<void**>&self.chunks, &self.chunks_cap, n_chunks + pieces,
+                          sizeof(PairChunk)) < 0:
+                return -1
+            for k in range(pieces):
+                chunk = &self.chunks[n_chunks]
+                if n_chunks >= self.chunks_ready:
+                    chunk.pairs = NULL
+                    chunk.cap = 0
+                    self.chunks_ready += 1
+                chunk.rank = r
+                chunk.w0 = words * k // pieces
+                chunk.w1 = words * (k + 1) // pieces
+                n_chunks += 1
+        if self.threads == 1:
+            for k in range(n_chunks):
+                self._chunk_pairs(&self.chunks[k])
+        else:
+            for k in prange(n_chunks, num_threads=self.threads, schedule="dynamic", chunksize=1):
+                self._chunk_pairs(&self.chunks[k])
+        for k in range(n_chunks):
+            failed = failed | self.chunks[k].failed
+            total += self.chunks[k].n
+            tested += self.chunks[k].tested
+            found += self.chunks[k].found
+        if failed or grow_array(<void**>&self.pair_buf, &self.pair_cap, 2 * total,
+                                sizeof(int32_t)) < 0:
+            return -1
+        self.n_pairs = 0
+        for k in range(n_chunks):
+            memcpy(self.pair_buf + 2 * self.n_pairs, self.chunks[k].pairs,
+                   2 * self.chunks[k].n * sizeof(int32_t))
+            self.n_pairs += self.chunks[k].n
         self.broad_phase_pairs = tested
         self.narrow_phase_checks = tested
         self.hits = found
         return 0
+
+    cdef void _chunk_pairs(self, PairChunk* out) noexcept nogil:
+        """The pairs of the objects in one chunk of one level's occupied cells:
+        within the level the rest of each cell and the half of its neighbourhood
+        behind it, so each pair of cells meets once; across levels upward only."""
+        cdef const Level* L = &self.levels[self.order[out.rank]]
+        cdef const Level* M
+        cdef Py_ssize_t up, u, w
+        cdef int64_t c, cx, cy, mask = ((<int64_t>1) << L.wbits) - 1, ux, uy, ux0, ux1, uy0, uy1
+        cdef int64_t run, end
+        cdef int64_t back[4]
+        cdef int64_t back_run[4]
+        cdef int32_t bits = L.wbits, a, k, n_back
+        cdef uint64_t word
+        cdef const Body* body
+        cdef const Box* box
+        out.n = out.tested = out.found = 0
+        out.failed = 0
+        for w in range(out.w0, out.w1):
+            word = L.occupied[w]
+            while word:
+                c = (w << 6) | count_trailing_zeros(word)
+                word &= word - 1
+                cx = c & mask
+                cy = c >> bits
+                run = L.run[c]
+                end = (run & RUN_START) + (run >> 32)
+                back[0] = (((cy - 1) & mask) << bits) | ((cx - 1) & mask)
+                back[1] = (((cy - 1) & mask) << bits) | cx
+                back[2] = (((cy - 1) & mask) << bits) | ((cx + 1) & mask)
+                back[3] = (cy << bits) | ((cx - 1) & mask)
+                n_back = 0
+                for k in range(4):
+                    if is_occupied(L, back[k]):
+                        back_run[n_back] = L.run[back[k]]
+                        n_back += 1
+                for u in range(run & RUN_START, end):
+                    a = L.packed_id[u]
+                    body = &L.packed[u]
+                    if test_run(body, a, L, u + 1, end, out) < 0:
+                        return
+                    for k in range(n_back):
+                        if test_run(body, a, L, back_run[k] & RUN_START,
+                                    (back_run[k] & RUN_START) + (back_run[k] >> 32), out) < 0:
+                            return
+                    box = &body.box
+                    for up in range(out.rank + 1, self.n_levels):
+                        M = &self.levels[self.order[up]]
+                        if M.n == 0:
+                            continue
+                        # M's objects reach at most M.reach past their cell's
+                        # corner (padded for the shaved sides and rounding).
+                        ux0 = floor_int((box.minx - M.reach * 1.001) * M.inv)
+                        ux1 = floor_int(box.maxx * M.inv)
+                        uy0 = floor_int((box.miny - M.reach * 1.001) * M.inv)
+                        uy1 = floor_int(box.maxy * M.inv)
+                        for uy in range(uy0, uy1 + 1):
+                            for ux in range(ux0, ux1 + 1):
+                                c = ((uy & M.mask) << M.wbits) | (ux & M.mask)
+                                if is_occupied(M, c) and test_run(
+                                        body, a, M, M.run[c] & RUN_START,
+                                        (M.run[c] & RUN_START) + (M.run[c] >> 32), out) < 0:
+                                    return
 
     # -------------------------------------------------------------- extras
 

@@ -17,6 +17,7 @@ cdef enum InputCheck:
     BAD_RADIUS
     FAR_X
     FAR_Y
+    OUT_OF_RANGE        # beyond the sizes or distances an index can place
 
 # Cell indices stay far inside int32 so that spans and neighbours never overflow.
 cdef double CELL_LIMIT = 1073741824.0
@@ -94,6 +95,9 @@ cdef object input_error(int code, str where, double x, double y, double a, doubl
         msg = f"height must be a finite number >= 0 (with y + height finite), got {b!r}"
     elif code == BAD_RADIUS:
         msg = f"radius must be a finite number >= 0 (with x ± radius finite), got {a!r}"
+    elif code == OUT_OF_RANGE:
+        msg = (f"object at x={x!r}, y={y!r} of size {a!r} x {b!r} is out of range: the "
+               f"hierarchical grid takes sizes up to 1e150 and coordinates up to 1e160")
     else:
         axis = "x" if code == FAR_X else "y"
         msg = (f"{axis}={x if code == FAR_X else y!r} lies too far from the origin for "

@@ -113,8 +113,55 @@ def test_points_and_far_away_tiny_objects():
     assert set(grid.query_point(1e15, 1e15)) == {far, near}
 
 
-@pytest.mark.parametrize("factor,density", [(1.0, 0.125), (0.5, 0.1), ("x", 0.1),
+@pytest.mark.parametrize("factor,density", [(1.0, 0.125), (1.05, 0.125), (2e6, 0.125), (0.5, 0.1), ("x", 0.1),
                                             (2.0, 0.0), (2.0, -1), (2.0, math.nan), (math.inf, 0.1)])
 def test_bad_parameters(factor, density):
     with pytest.raises(ValueError):
         HierarchicalGrid(factor, density)
+
+
+def test_threads_give_the_same_pairs_in_the_same_order():
+    rng = np.random.default_rng(4)
+    centers = rng.uniform(0, 400, (20_000, 2))
+    radii = np.where(rng.random(20_000) < 0.05, rng.uniform(5, 40, 20_000), 1.0)
+    results = []
+    for threads in (1, 2, 3, 8):
+        grid = HierarchicalGrid(threads=threads)
+        grid.insert_circles(centers, radii)
+        results.append((grid.pair_ids().tolist(), grid.narrow_phase_checks, grid.hits))
+    assert all(r == results[0] for r in results[1:])
+    assert len(results[0][0]) == results[0][2] > 1000
+
+
+@pytest.mark.parametrize("threads", [0, -1, 1.5, True, "2"])
+def test_bad_thread_counts(threads):
+    with pytest.raises(ValueError, match="threads"):
+        HierarchicalGrid(threads=threads)
+
+
+def test_a_tiny_first_object_does_not_push_large_ones_out_of_range():
+    """The first object sets the base cell; one of 1e-307 used to send a later
+    1000-wide object through int overflow into a 1e-12 cell (and a hang)."""
+    h = HierarchicalSpatialHash()
+    oracle = Oracle(1.0)
+    for key, bounds in [("dust", (0.0, 64.0, 1.4e-307, 0.0)), ("wall", (-500.0, 0.0, 1000.0, 80.0)),
+                        ("speck", (3.0, 3.0, 1e-200, 1e-200)), ("rock", (2.0, 2.0, 5.0, 5.0))]:
+        h.insert(key, bounds)
+        oracle.insert(key, bounds)
+    assert same_pairs(h.pairs(), oracle.pairs())
+    cells = {key: h.grid.level_of_id(h._ids[key])[0] for key in ("wall", "rock")}
+    assert cells["wall"] >= 1000 * math.sqrt(2) * (1 - 1e-9) and cells["wall"] < 1e4
+    assert set(h.query_range((-1, 60, 2, 10), exact=True)) == {"dust", "wall"}
+
+
+@pytest.mark.parametrize("bounds", [(0.0, 0.0, 1e151, 1.0), (1e161, 0.0, 1.0, 1.0),
+                                    (0.0, -1e200, 1.0, 1.0)])
+def test_out_of_range_objects_are_refused_and_change_nothing(bounds):
+    h = HierarchicalSpatialHash()
+    h.insert("a", (0, 0, 2, 2))
+    h.insert("b", (1, 1, 2, 2))
+    with pytest.raises(ValueError, match="out of range"):
+        h.insert("c", bounds)
+    with pytest.raises(ValueError, match="out of range"):
+        h.update("a", bounds)
+    assert h.bounds("a") == (0.0, 0.0, 2.0, 2.0) and "c" not in h and h.pairs() == [("a", "b")]

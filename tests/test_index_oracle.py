@@ -25,13 +25,14 @@ class IndexMachine(RuleBasedStateMachine):
 
     @initialize(cell=CELL_SIZES, origin=st.tuples(CELL_COORD, CELL_COORD),
                 threshold=st.integers(1, 5), factor=st.sampled_from([1.5, 2.0, 4.0]),
+                threads=st.sampled_from([1, 2, 3]),
                 density=st.sampled_from([0.125, 1.0, 4.0]),
                 crowd=st.lists(st.tuples(CELL_COORD, CELL_COORD, st.floats(0.0, 2.0),
                                          st.floats(0.0, 2.0)), max_size=40))
-    def setup(self, cell, origin, threshold, factor, density, crowd):
+    def setup(self, cell, origin, threshold, factor, density, threads, crowd):
         self.cell = cell
         origin = (origin[0] * cell, origin[1] * cell)
-        self.index = self.make_index(cell, origin, threshold, factor, density)
+        self.index = self.make_index(cell, origin, threshold, factor, density, threads)
         self.oracle = Oracle(cell, origin, threshold)
         # A crowd of fixed objects makes most queries walk cells instead of scanning.
         for n, (x, y, w, h) in enumerate(crowd):
@@ -125,7 +126,7 @@ class IndexMachine(RuleBasedStateMachine):
 
 
 class UniformGridMachine(IndexMachine):
-    def make_index(self, cell, origin, threshold, factor, density):
+    def make_index(self, cell, origin, threshold, factor, density, threads):
         return OptimizedSpatialHash(cell, origin, threshold)
 
     def check_nearby(self, box, nearby, exact):
@@ -139,9 +140,9 @@ class UniformGridMachine(IndexMachine):
 
 
 class HierarchicalGridMachine(IndexMachine):
-    def make_index(self, cell, origin, threshold, factor, density):
+    def make_index(self, cell, origin, threshold, factor, density, threads):
         self.factor, self.density = factor, density
-        return HierarchicalSpatialHash(factor, density)
+        return HierarchicalSpatialHash(factor, density, threads)
 
     def check_nearby(self, box, nearby, exact):
         assert exact <= nearby <= set(self.oracle._shapes)

@@ -184,7 +184,9 @@ class HierarchicalSpatialHash(_BoundsIndex):
     lives in one cell; a level's table grows when objects per cell pass `density`.
     query_nearby/query_range without exact=True return the objects in the cells
     visited on every level: candidates, a superset of the exact overlaps.
+    `threads` > 1 runs the pair search on that many threads (where the core was
+    built with OpenMP); the pairs and their order do not depend on it.
     """
 
-    def __init__(self, hierarchy_factor=2.0, density=0.125):
-        super().__init__(HierarchicalGrid(hierarchy_factor, density))
+    def __init__(self, hierarchy_factor=2.0, density=0.125, threads=1):
+        super().__init__(HierarchicalGrid(hierarchy_factor, density, threads))

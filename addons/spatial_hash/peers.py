@@ -6,6 +6,8 @@ its own natural form (`frame`, timed). `canonical` turns that result into a
 sorted (k, 2) array of object indices, smaller first, for the cross-check.
 Heavy peers are imported lazily so the addon folder stays importable in Godot.
 """
+import os
+
 import numpy as np
 
 from spatial_hash._core import HierarchicalGrid, UniformGrid
@@ -45,6 +47,7 @@ def exact_filter(scene, i, j):
 class Method:
     name = "?"
     peer = True          # False for this library's own methods
+    batch = False        # True for this library's batch API
     max_n = None         # largest N it is run at in the quick benchmark
     max_n_full = None    # ... and with --full
 
@@ -223,6 +226,7 @@ class BatchAPI(Method):
     every object, one call for all pairs as an (k, 2) id array."""
     name = "spatial_hash batch (uniform)"
     peer = False
+    batch = True
 
     def make_index(self, scene):
         return UniformGrid(scene.cell_size)
@@ -256,5 +260,16 @@ class HierarchicalBatchAPI(BatchAPI):
         return HierarchicalGrid()
 
 
+THREADS = min(os.cpu_count() or 1, 8)
+
+
+class ThreadedHierarchicalBatchAPI(BatchAPI):
+    """The hierarchical grid with its pair search on every core of the machine."""
+    name = f"spatial_hash batch (hierarchical, {THREADS} threads)"
+
+    def make_index(self, scene):
+        return HierarchicalGrid(threads=THREADS)
+
+
 METHODS = [NaiveAllPairs, KDTree, STRTree, PlainPythonHash, PerObjectAPI, BatchAPI,
-           HierarchicalBatchAPI]
+           HierarchicalBatchAPI] + ([ThreadedHierarchicalBatchAPI] if THREADS > 1 else [])
