@@ -110,7 +110,9 @@ cdef class HierarchicalGrid(SpatialIndex):
     ones are `hierarchy_factor` times larger or smaller. Each object lives in one
     cell of the smallest level whose cells are at least sqrt(hierarchy_factor)
     times its longest side. Pairs are found by looking back over half of each
-    cell's neighbourhood within a level and checking upward across levels only.
+    cell's neighbourhood within a level and checking upward across levels only,
+    on `threads` threads (the result does not depend on how many). Sizes up to
+    1e150 and coordinates up to 1e160 are accepted.
     """
     cdef readonly double hierarchy_factor
     cdef readonly double density
