@@ -147,9 +147,7 @@ class SpatialHashNode:
         return object_id
 
     def _timed_query(self, run):
-        start = time.perf_counter()
-        found = run()
-        self.last_query_ms = 1e3 * (time.perf_counter() - start)
+        found, self.last_query_ms = timed(run)
         return found
 
     # ------------------------------------------------------------- settings
@@ -269,9 +267,7 @@ class SpatialHashNode:
         return self._timed_query(lambda: self._grid.query_swept(x0, y0, x1, y1, w, h))
 
     def _pairs_now(self, run):
-        start = time.perf_counter()
-        found = run()
-        self.last_pairs_ms = 1e3 * (time.perf_counter() - start)
+        found, self.last_pairs_ms = timed(run)
         return found
 
     @gdcall([])
@@ -398,6 +394,13 @@ class SpatialHashNode:
             f"narrow-phase checks {stats['narrow_phase_checks']}, hits {stats['hits']}",
             f"last query {stats['last_query_ms']:.3f} ms, last pairs {stats['last_pairs_ms']:.3f} ms",
         ])
+
+
+def timed(run):
+    """run()'s result and how long it took, in ms."""
+    start = time.perf_counter()
+    result = run()
+    return result, 1e3 * (time.perf_counter() - start)
 
 
 def _same_length(xy, wh):
