@@ -17,9 +17,11 @@ cdef extern from *:
     """
     #define prefetch(p) __builtin_prefetch((p))
     #define count_trailing_zeros(x) __builtin_ctzll((x))
+    #define count_ones(x) __builtin_popcountll((x))
     """
     void prefetch(const void* p) noexcept nogil
     int count_trailing_zeros(unsigned long long x) noexcept nogil
+    int count_ones(unsigned long long x) noexcept nogil
 
 include "shapes.pxi"
 include "inputs.pxi"

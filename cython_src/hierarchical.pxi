@@ -18,14 +18,18 @@ ctypedef struct Level:
     Py_ssize_t cap
     double reach            # no object of the level has been longer than this
     uint64_t* occupied      # one bit per cell: does its list hold anything?
-    # Filled by the pair pass: the level's bodies and ids packed in cell order, and
-    # for each occupied cell its run there (start | length << 32), so neighbour
-    # tests read contiguous memory and empty cells are never visited.
-    int64_t* run
+    # Filled by the pair pass: the level's bodies and ids packed in cell order, so
+    # neighbour tests read contiguous memory. The k-th occupied cell (in cell
+    # order) holds packed[cell_start[k] : cell_start[k + 1]]; word_rank[w] counts
+    # the occupied cells before occupancy word w, so a cell's k is a popcount away
+    # and the lookups stay as compact as the objects, however sparse the table.
     Body* packed
     int32_t* packed_id
-    Py_ssize_t run_cap
+    int32_t* cell_start
+    uint32_t* word_rank
     Py_ssize_t packed_cap
+    Py_ssize_t cell_start_cap
+    Py_ssize_t word_rank_cap
 
 # Cell coordinates stay below 2**48 in magnitude, so floor(x / cell) is exact to a
 # small fraction of a cell; an object too small for its distance from the origin
@@ -38,7 +42,6 @@ cdef double SMALLEST_CELL = 1e-150
 cdef double LARGEST_CELL = 1e150
 cdef double FARTHEST = 1e160
 cdef int INITIAL_WBITS = 4          # 16 x 16 cells, as in the seed
-cdef int64_t RUN_START = ((<int64_t>1) << 32) - 1   # a run is start | length << 32
 cdef enum:
     PACK_LOOKAHEAD = 8                # bodies prefetched ahead while packing
 
@@ -49,6 +52,11 @@ cdef inline Py_ssize_t occupancy_words(int32_t wbits) noexcept nogil:
 
 cdef inline bint is_occupied(const Level* L, int64_t c) noexcept nogil:
     return (L.occupied[c >> 6] >> (c & 63)) & 1
+
+
+cdef inline Py_ssize_t cell_rank(const Level* L, int64_t c) noexcept nogil:
+    """How many occupied cells come before cell c (valid after _pack)."""
+    return L.word_rank[c >> 6] + count_ones(L.occupied[c >> 6] & (((<uint64_t>1) << (c & 63)) - 1))
 
 
 ctypedef struct PairChunk:
@@ -154,7 +162,8 @@ cdef class HierarchicalGrid(SpatialIndex):
             free(self.levels[k].head)
             free(self.levels[k].members)
             free(self.levels[k].occupied)
-            free(self.levels[k].run)
+            free(self.levels[k].cell_start)
+            free(self.levels[k].word_rank)
             free(self.levels[k].packed)
             free(self.levels[k].packed_id)
         for k in range(self.chunks_ready):
@@ -229,10 +238,11 @@ cdef class HierarchicalGrid(SpatialIndex):
         L.members = NULL
         L.n = L.cap = 0
         L.reach = 0.0
-        L.run = NULL
+        L.cell_start = NULL
+        L.word_rank = NULL
         L.packed = NULL
         L.packed_id = NULL
-        L.run_cap = L.packed_cap = 0
+        L.packed_cap = L.cell_start_cap = L.word_rank_cap = 0
         pos = self.n_levels
         while pos > 0 and self.levels[self.order[pos - 1]].exponent > e:
             self.order[pos] = self.order[pos - 1]
@@ -473,13 +483,15 @@ cdef class HierarchicalGrid(SpatialIndex):
     # --------------------------------------------------------------- pairs
 
     cdef int _pack(self, Level* L) noexcept nogil:
-        """Lay the level's bodies and ids out in cell order, noting each occupied
-        cell's run."""
-        cdef Py_ssize_t cells = (<Py_ssize_t>1) << (2 * L.wbits), w, k = 0, first, cap
+        """Lay the level's bodies and ids out in cell order, noting where each
+        occupied cell's run starts."""
+        cdef Py_ssize_t w, k = 0, count = 0, cap
         cdef int64_t c
         cdef uint64_t bits
         cdef int32_t a
-        if grow_array(<void**>&L.run, &L.run_cap, cells, sizeof(int64_t)) < 0:
+        if grow_array(<void**>&L.word_rank, &L.word_rank_cap, occupancy_words(L.wbits),
+                      sizeof(uint32_t)) < 0 \
+                or grow_array(<void**>&L.cell_start, &L.cell_start_cap, L.n + 1, sizeof(int32_t)) < 0:
             return -1
         cap = L.packed_cap
         if grow_array(<void**>&L.packed, &cap, L.n, sizeof(Body)) < 0:
@@ -489,17 +501,19 @@ cdef class HierarchicalGrid(SpatialIndex):
         # Ids first (the lists and `next` are small and cache-resident), then the
         # bodies, whose scattered loads can be prefetched once the order is known.
         for w in range(occupancy_words(L.wbits)):
+            L.word_rank[w] = <uint32_t>count
             bits = L.occupied[w]
             while bits:
                 c = (w << 6) | count_trailing_zeros(bits)
                 bits &= bits - 1
-                first = k
+                L.cell_start[count] = <int32_t>k
+                count += 1
                 a = L.head[c]
                 while a >= 0:
                     L.packed_id[k] = a
                     k += 1
                     a = self.next[a]
-                L.run[c] = first | ((k - first) << 32)
+        L.cell_start[count] = <int32_t>k
         if self.threads == 1:
             for k in range(L.n):
                 if k + PACK_LOOKAHEAD < L.n:
@@ -574,15 +588,19 @@ cdef class HierarchicalGrid(SpatialIndex):
         cdef const Level* M
         cdef Py_ssize_t up, u, w
         cdef int64_t c, cx, cy, mask = ((<int64_t>1) << L.wbits) - 1, ux, uy, ux0, ux1, uy0, uy1
-        cdef int64_t run, end
+        cdef Py_ssize_t nth, start, end, rk
         cdef int64_t back[4]
-        cdef int64_t back_run[4]
+        cdef Py_ssize_t back_start[4]
+        cdef Py_ssize_t back_end[4]
         cdef int32_t bits = L.wbits, a, k, n_back
         cdef uint64_t word
         cdef const Body* body
         cdef const Box* box
         out.n = out.tested = out.found = 0
         out.failed = 0
+        if out.w0 >= out.w1:
+            return
+        nth = L.word_rank[out.w0]     # this chunk's first occupied cell
         for w in range(out.w0, out.w1):
             word = L.occupied[w]
             while word:
@@ -590,8 +608,9 @@ cdef class HierarchicalGrid(SpatialIndex):
                 word &= word - 1
                 cx = c & mask
                 cy = c >> bits
-                run = L.run[c]
-                end = (run & RUN_START) + (run >> 32)
+                start = L.cell_start[nth]
+                end = L.cell_start[nth + 1]
+                nth += 1
                 back[0] = (((cy - 1) & mask) << bits) | ((cx - 1) & mask)
                 back[1] = (((cy - 1) & mask) << bits) | cx
                 back[2] = (((cy - 1) & mask) << bits) | ((cx + 1) & mask)
@@ -599,16 +618,17 @@ cdef class HierarchicalGrid(SpatialIndex):
                 n_back = 0
                 for k in range(4):
                     if is_occupied(L, back[k]):
-                        back_run[n_back] = L.run[back[k]]
+                        rk = cell_rank(L, back[k])
+                        back_start[n_back] = L.cell_start[rk]
+                        back_end[n_back] = L.cell_start[rk + 1]
                         n_back += 1
-                for u in range(run & RUN_START, end):
+                for u in range(start, end):
                     a = L.packed_id[u]
                     body = &L.packed[u]
                     if test_run(body, a, L, u + 1, end, out) < 0:
                         return
                     for k in range(n_back):
-                        if test_run(body, a, L, back_run[k] & RUN_START,
-                                    (back_run[k] & RUN_START) + (back_run[k] >> 32), out) < 0:
+                        if test_run(body, a, L, back_start[k], back_end[k], out) < 0:
                             return
                     box = &body.box
                     for up in range(out.rank + 1, self.n_levels):
@@ -624,10 +644,11 @@ cdef class HierarchicalGrid(SpatialIndex):
                         for uy in range(uy0, uy1 + 1):
                             for ux in range(ux0, ux1 + 1):
                                 c = ((uy & M.mask) << M.wbits) | (ux & M.mask)
-                                if is_occupied(M, c) and test_run(
-                                        body, a, M, M.run[c] & RUN_START,
-                                        (M.run[c] & RUN_START) + (M.run[c] >> 32), out) < 0:
-                                    return
+                                if is_occupied(M, c):
+                                    rk = cell_rank(M, c)
+                                    if test_run(body, a, M, M.cell_start[rk],
+                                                M.cell_start[rk + 1], out) < 0:
+                                        return
 
     # -------------------------------------------------------------- extras
 
