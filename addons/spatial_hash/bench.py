@@ -152,7 +152,6 @@ def per_object_costs(n=100_000, calls=100_000):
             "query_nearby_mean_results": found / len(corners)}
 
 
-# (scene, N, slower method, faster method, at least this many times faster)
 # (scene, N, peer, each batch method at least this many times faster)
 PEER_TARGETS = [
     ("uniform", 100_000, peers.KDTree.name, 5.0),

@@ -255,20 +255,19 @@ class BatchAPI(Method):
 class HierarchicalBatchAPI(BatchAPI):
     """The same batch calls on the hierarchical grid: no cell size to tune."""
     name = "spatial_hash batch (hierarchical)"
+    threads = 1
 
     def make_index(self, scene):
-        return HierarchicalGrid()
+        return HierarchicalGrid(threads=self.threads)
 
 
 THREADS = min(os.cpu_count() or 1, 8)
 
 
-class ThreadedHierarchicalBatchAPI(BatchAPI):
+class ThreadedHierarchicalBatchAPI(HierarchicalBatchAPI):
     """The hierarchical grid with its pair search on every core of the machine."""
     name = f"spatial_hash batch (hierarchical, {THREADS} threads)"
-
-    def make_index(self, scene):
-        return HierarchicalGrid(threads=THREADS)
+    threads = THREADS
 
 
 METHODS = [NaiveAllPairs, KDTree, STRTree, PlainPythonHash, PerObjectAPI, BatchAPI,

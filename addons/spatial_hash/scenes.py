@@ -22,6 +22,11 @@ class Scene:
         # What a user would tune a uniform grid to: twice the small objects'
         # diameter, the upper end of the seeds' 1-2x rule (measured fastest here).
         self.cell_size = cell_size
+        # What step() needs every frame, made once: the walls and scratch arrays.
+        hi = np.asarray(world, dtype=np.float64)
+        self._hi = hi - self.extent if kind == "box" else hi
+        self._scratch = (np.empty_like(self.pos), np.empty(self.pos.shape, bool),
+                         np.empty(self.pos.shape, bool))
 
     def __len__(self):
         return len(self.pos)
@@ -31,13 +36,8 @@ class Scene:
                      self.vel.copy(), self.world, self.cell_size)
 
     def step(self, dt=1.0 / 60.0):
-        """Move every object and bounce it off the world's walls (in place). The
-        scratch arrays are kept, so a frame allocates nothing for N objects."""
-        if getattr(self, "_scratch", None) is None:
-            hi = np.asarray(self.world, dtype=np.float64)
-            self._hi = hi - self.extent if self.kind == "box" else hi
-            self._scratch = (np.empty_like(self.pos), np.empty(self.pos.shape, bool),
-                             np.empty(self.pos.shape, bool))
+        """Move every object and bounce it off the world's walls (in place),
+        allocating nothing for N objects."""
         delta, outside, above = self._scratch
         np.multiply(self.vel, dt, out=delta)
         self.pos += delta

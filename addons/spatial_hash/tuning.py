@@ -74,4 +74,3 @@ def load_sizes(path):
 def sizes_of_scene(scene):
     """Object sizes of a benchmark scene (diameters of circles, sizes of boxes)."""
     return 2.0 * scene.extent if scene.kind == "circle" else scene.extent
-
