@@ -19,10 +19,12 @@ ctypedef struct Level:
     double reach            # no object of the level has been longer than this
     uint64_t* occupied      # one bit per cell: does its list hold anything?
     # Filled by the pair pass: the level's bodies and ids packed in cell order, so
-    # neighbour tests read contiguous memory. The k-th occupied cell (in cell
-    # order) holds packed[cell_start[k] : cell_start[k + 1]]; word_rank[w] counts
-    # the occupied cells before occupancy word w, so a cell's k is a popcount away
-    # and the lookups stay as compact as the objects, however sparse the table.
+    # neighbour tests read contiguous memory. The objects of cells c0 .. c1 are
+    # packed[run_begin(c0) : run_begin(c1 + 1)], run_begin(c) being cell_start at
+    # the number of occupied cells before c; word_rank[w] counts the occupied
+    # cells before occupancy word w, so that number is a popcount away and the
+    # lookups stay as compact as the objects, however sparse the table. A row's
+    # neighbouring cells are thus one run, found without testing each cell.
     Body* packed
     int32_t* packed_id
     int32_t* cell_start
@@ -30,6 +32,15 @@ ctypedef struct Level:
     Py_ssize_t packed_cap
     Py_ssize_t cell_start_cap
     Py_ssize_t word_rank_cap
+    # Also filled by the pair pass, for levels with finer levels below them: one
+    # bit per sub-cell (COVER_SPLIT per cell side, wrapped into a square table of
+    # 1 << cover_bits per side) set where some object's box reaches. A finer
+    # object whose sub-cells are all clear can meet none of the level's objects,
+    # so its upward search skips the level.
+    uint64_t* cover
+    Py_ssize_t cover_cap
+    int32_t cover_bits
+    double cover_inv
 
 # Cell coordinates stay below 2**48 in magnitude, so floor(x / cell) is exact to a
 # small fraction of a cell; an object too small for its distance from the origin
@@ -44,19 +55,34 @@ cdef double FARTHEST = 1e160
 cdef int INITIAL_WBITS = 4          # 16 x 16 cells, as in the seed
 cdef enum:
     PACK_LOOKAHEAD = 8                # bodies prefetched ahead while packing
+    # A level's pair search is cut into this many chunks (fewer for small tables)
+    # whatever the thread count, so the order of the pairs never depends on it;
+    # several chunks a thread keep a crowded stretch from stalling one.
+    LEVEL_CHUNKS = 32
+    COVER_SPLIT = 4               # sub-cells per cell side in the cover bitmap
+    COVER_BITS_PER_OBJECT = 128   # sparse enough that wrapping seldom aliases
+    COVER_CHECKS = 16             # a finer object over more sub-cells skips the filter
 
 
 cdef inline Py_ssize_t occupancy_words(int32_t wbits) noexcept nogil:
     return ((<Py_ssize_t>1) << (2 * wbits)) >> 6
 
 
+cdef inline uint64_t* new_occupancy(int32_t wbits) noexcept nogil:
+    # One more word than the cells need, always zero, so run_begin works for the
+    # cell one past the last.
+    return <uint64_t*>calloc(occupancy_words(wbits) + 1, sizeof(uint64_t))
+
+
 cdef inline bint is_occupied(const Level* L, int64_t c) noexcept nogil:
     return (L.occupied[c >> 6] >> (c & 63)) & 1
 
 
-cdef inline Py_ssize_t cell_rank(const Level* L, int64_t c) noexcept nogil:
-    """How many occupied cells come before cell c (valid after _pack)."""
-    return L.word_rank[c >> 6] + count_ones(L.occupied[c >> 6] & (((<uint64_t>1) << (c & 63)) - 1))
+cdef inline Py_ssize_t run_begin(const Level* L, int64_t c) noexcept nogil:
+    """Where cell c's objects start in L.packed (valid after _pack, for any c from
+    0 to the number of cells): cell_start at the count of occupied cells before c."""
+    return L.cell_start[L.word_rank[c >> 6]
+                        + count_ones(L.occupied[c >> 6] & (((<uint64_t>1) << (c & 63)) - 1))]
 
 
 ctypedef struct PairChunk:
@@ -69,15 +95,16 @@ ctypedef struct PairChunk:
     Py_ssize_t n
     Py_ssize_t cap
     Py_ssize_t tested
-    Py_ssize_t found
     int failed
 
 
-cdef inline int test_run(const Body* body, int32_t a, const Level* M, Py_ssize_t v,
-                         Py_ssize_t end, PairChunk* out) noexcept nogil:
-    """Test object a (whose body is `body`) against M's packed objects v .. end-1."""
+cdef inline Py_ssize_t test_run(const Body* body, int32_t a, const Level* M, Py_ssize_t v,
+                                Py_ssize_t end, PairChunk* out) noexcept nogil:
+    """Test object a (whose body is `body`) against M's packed objects v .. end-1,
+    keeping the pairs that touch; returns how many were tested, -1 if out of
+    memory. The caller counts the tests, so the loop writes memory only on hits."""
     cdef int32_t b
-    out.tested += end - v
+    cdef Py_ssize_t tested = end - v
     while v < end:
         if bodies_touch(body, &M.packed[v]):
             if 2 * out.n + 2 > out.cap and grow_array(<void**>&out.pairs, &out.cap,
@@ -88,9 +115,8 @@ cdef inline int test_run(const Body* body, int32_t a, const Level* M, Py_ssize_t
             out.pairs[2 * out.n] = a if a < b else b
             out.pairs[2 * out.n + 1] = b if a < b else a
             out.n += 1
-            out.found += 1
         v += 1
-    return 0
+    return tested if tested > 0 else 0
 
 
 cdef inline double longest_side(const Box* b) noexcept nogil:
@@ -165,6 +191,7 @@ cdef class HierarchicalGrid(SpatialIndex):
             free(self.levels[k].cell_start)
             free(self.levels[k].word_rank)
             free(self.levels[k].packed)
+            free(self.levels[k].cover)
             free(self.levels[k].packed_id)
         for k in range(self.chunks_ready):
             free(self.chunks[k].pairs)
@@ -224,7 +251,7 @@ cdef class HierarchicalGrid(SpatialIndex):
             return -1
         L = &self.levels[self.n_levels]
         L.head = <int32_t*>malloc((<Py_ssize_t>1 << (2 * INITIAL_WBITS)) * sizeof(int32_t))
-        L.occupied = <uint64_t*>calloc(occupancy_words(INITIAL_WBITS), sizeof(uint64_t))
+        L.occupied = new_occupancy(INITIAL_WBITS)
         if L.head == NULL or L.occupied == NULL:
             free(L.head)
             free(L.occupied)
@@ -243,6 +270,8 @@ cdef class HierarchicalGrid(SpatialIndex):
         L.packed = NULL
         L.packed_id = NULL
         L.packed_cap = L.cell_start_cap = L.word_rank_cap = 0
+        L.cover = NULL
+        L.cover_cap = 0
         pos = self.n_levels
         while pos > 0 and self.levels[self.order[pos - 1]].exponent > e:
             self.order[pos] = self.order[pos - 1]
@@ -286,7 +315,7 @@ cdef class HierarchicalGrid(SpatialIndex):
         if bits > 15:
             return
         head = <int32_t*>malloc(cells * sizeof(int32_t))
-        occupied = <uint64_t*>calloc(occupancy_words(bits), sizeof(uint64_t))
+        occupied = new_occupancy(bits)
         if head == NULL or occupied == NULL:
             free(head)
             free(occupied)
@@ -365,14 +394,17 @@ cdef class HierarchicalGrid(SpatialIndex):
         self._enter_level(li, i)
         return 0
 
+    cdef inline bint _fits(self, const Level* L, const Box* box) noexcept nogil:
+        """Is L the level an object with this box belongs to?"""
+        cdef double need = self._need(box)
+        return L.cell >= need and farthest(box) * L.inv < PRECISE_CELLS \
+            and (need == 0.0 or L.cell / self.hierarchy_factor < need)
+
     cdef int _move(self, int32_t i, const Body* b) noexcept nogil:
         """Re-inserts only when the object's level or cell changes."""
         cdef int32_t li = self.level_of[i], target, c
         cdef Level* L = &self.levels[li]
-        cdef double need = self._need(&b.box)
-        cdef bint fits = L.cell >= need and farthest(&b.box) * L.inv < PRECISE_CELLS \
-            and (need == 0.0 or L.cell / self.hierarchy_factor < need)
-        if fits:
+        if self._fits(L, &b.box):
             if longest_side(&b.box) > L.reach:
                 L.reach = longest_side(&b.box)
             self.body[i] = b[0]
@@ -489,7 +521,7 @@ cdef class HierarchicalGrid(SpatialIndex):
         cdef int64_t c
         cdef uint64_t bits
         cdef int32_t a
-        if grow_array(<void**>&L.word_rank, &L.word_rank_cap, occupancy_words(L.wbits),
+        if grow_array(<void**>&L.word_rank, &L.word_rank_cap, occupancy_words(L.wbits) + 1,
                       sizeof(uint32_t)) < 0 \
                 or grow_array(<void**>&L.cell_start, &L.cell_start_cap, L.n + 1, sizeof(int32_t)) < 0:
             return -1
@@ -513,6 +545,7 @@ cdef class HierarchicalGrid(SpatialIndex):
                     L.packed_id[k] = a
                     k += 1
                     a = self.next[a]
+        L.word_rank[occupancy_words(L.wbits)] = <uint32_t>count
         L.cell_start[count] = <int32_t>k
         if self.threads == 1:
             for k in range(L.n):
@@ -526,23 +559,60 @@ cdef class HierarchicalGrid(SpatialIndex):
                 L.packed[k] = self.body[L.packed_id[k]]
         return 0
 
+    cdef int _cover(self, Level* M) noexcept nogil:
+        """Set M's cover bits: every sub-cell each of its objects' boxes overlaps."""
+        cdef int32_t bits = 1
+        cdef int64_t mask, sx, sy, sx0, sx1, sy0, sy1, b
+        cdef Py_ssize_t k, words
+        cdef const Box* box
+        while (<Py_ssize_t>1) << (2 * bits) < COVER_BITS_PER_OBJECT * M.n and bits < 15:
+            bits += 1
+        words = occupancy_words(bits) if bits >= 3 else 1
+        if grow_array(<void**>&M.cover, &M.cover_cap, words, sizeof(uint64_t)) < 0:
+            return -1
+        memset(M.cover, 0, words * sizeof(uint64_t))
+        M.cover_bits = bits
+        M.cover_inv = M.inv * COVER_SPLIT
+        mask = ((<int64_t>1) << bits) - 1
+        for k in range(M.n):
+            box = &M.packed[k].box
+            sx0 = floor_int(box.minx * M.cover_inv)
+            sx1 = floor_int(box.maxx * M.cover_inv)
+            sy0 = floor_int(box.miny * M.cover_inv)
+            sy1 = floor_int(box.maxy * M.cover_inv)
+            # A box wider than the table sets every column: clip, not wrap twice.
+            if sx1 - sx0 > mask:
+                sx1 = sx0 + mask
+            if sy1 - sy0 > mask:
+                sy1 = sy0 + mask
+            for sy in range(sy0, sy1 + 1):
+                for sx in range(sx0, sx1 + 1):
+                    b = ((sy & mask) << bits) | (sx & mask)
+                    M.cover[b >> 6] |= (<uint64_t>1) << (b & 63)
+        return 0
+
     cdef int _find_pairs(self) noexcept nogil:
         """Pack every level, cut the levels' occupied cells into chunks, find each
         chunk's pairs (on up to `threads` threads: chunks only read the packed
         levels and write their own buffers), then join the buffers in chunk order,
         so the result does not depend on the thread count or scheduling."""
-        cdef Py_ssize_t r, k, n_chunks = 0, pieces, words, total = 0, tested = 0, found = 0
+        cdef Py_ssize_t r, k, n_chunks = 0, pieces, words, total = 0, tested = 0
         cdef PairChunk* chunk
         cdef int failed = 0
+        cdef bint finer = False
         for r in range(self.n_levels):
             if self.levels[r].n and self._pack(&self.levels[r]) < 0:
                 return -1
         for r in range(self.n_levels):
+            if self.levels[self.order[r]].n:
+                if finer and self._cover(&self.levels[self.order[r]]) < 0:
+                    return -1
+                finer = True
+        for r in range(self.n_levels):
             if self.levels[self.order[r]].n == 0:
                 continue
             words = occupancy_words(self.levels[self.order[r]].wbits)
-            # Several chunks a thread, so a crowded stretch does not stall one.
-            pieces = 1 if self.threads == 1 else min(words, 4 * self.threads)
+            pieces = min(words, LEVEL_CHUNKS)
             if grow_array(<void**>&self.chunks, &self.chunks_cap, n_chunks + pieces,
                           sizeof(PairChunk)) < 0:
                 return -1
@@ -566,7 +636,6 @@ cdef class HierarchicalGrid(SpatialIndex):
             failed = failed | self.chunks[k].failed
             total += self.chunks[k].n
             tested += self.chunks[k].tested
-            found += self.chunks[k].found
         if failed or grow_array(<void**>&self.pair_buf, &self.pair_cap, 2 * total,
                                 sizeof(int32_t)) < 0:
             return -1
@@ -577,26 +646,22 @@ cdef class HierarchicalGrid(SpatialIndex):
             self.n_pairs += self.chunks[k].n
         self.broad_phase_pairs = tested
         self.narrow_phase_checks = tested
-        self.hits = found
+        self.hits = total
         return 0
 
     cdef void _chunk_pairs(self, PairChunk* out) noexcept nogil:
         """The pairs of the objects in one chunk of one level's occupied cells:
         within the level the rest of each cell and the half of its neighbourhood
-        behind it, so each pair of cells meets once; across levels upward only."""
+        behind it (the three cells of the row above, the cell to the left), so
+        each pair of cells meets once; then across levels, upward only, one
+        coarser level at a time."""
         cdef const Level* L = &self.levels[self.order[out.rank]]
-        cdef const Level* M
-        cdef Py_ssize_t up, u, w
-        cdef int64_t c, cx, cy, mask = ((<int64_t>1) << L.wbits) - 1, ux, uy, ux0, ux1, uy0, uy1
-        cdef Py_ssize_t nth, start, end, rk
-        cdef int64_t back[4]
-        cdef Py_ssize_t back_start[4]
-        cdef Py_ssize_t back_end[4]
-        cdef int32_t bits = L.wbits, a, k, n_back
+        cdef Py_ssize_t up, u, w, nth, start, end, left, left_end, above[4], tested = 0, t
+        cdef int64_t c, cx, cy, mask = L.mask
+        cdef int32_t bits = L.wbits, a, k, n_above
         cdef uint64_t word
         cdef const Body* body
-        cdef const Box* box
-        out.n = out.tested = out.found = 0
+        out.n = out.tested = 0
         out.failed = 0
         if out.w0 >= out.w1:
             return
@@ -611,44 +676,100 @@ cdef class HierarchicalGrid(SpatialIndex):
                 start = L.cell_start[nth]
                 end = L.cell_start[nth + 1]
                 nth += 1
-                back[0] = (((cy - 1) & mask) << bits) | ((cx - 1) & mask)
-                back[1] = (((cy - 1) & mask) << bits) | cx
-                back[2] = (((cy - 1) & mask) << bits) | ((cx + 1) & mask)
-                back[3] = (cy << bits) | ((cx - 1) & mask)
-                n_back = 0
-                for k in range(4):
-                    if is_occupied(L, back[k]):
-                        rk = cell_rank(L, back[k])
-                        back_start[n_back] = L.cell_start[rk]
-                        back_end[n_back] = L.cell_start[rk + 1]
-                        n_back += 1
+                # Row above, cells cx - 1 .. cx + 1: one run, or two where it wraps.
+                c = ((cy - 1) & mask) << bits
+                if 0 < cx < mask:
+                    above[0] = run_begin(L, c | (cx - 1))
+                    above[1] = run_begin(L, (c | (cx + 1)) + 1)
+                    n_above = 2
+                else:
+                    above[0] = run_begin(L, c | ((cx - 1) & mask))
+                    above[1] = run_begin(L, c + mask + 1) if cx == 0 else run_begin(L, (c | mask) + 1)
+                    above[2] = run_begin(L, c)
+                    above[3] = run_begin(L, (c | ((cx + 1) & mask)) + 1)
+                    n_above = 4
+                c = (cy << bits) | ((cx - 1) & mask)
+                left = run_begin(L, c)
+                left_end = start if cx > 0 else run_begin(L, c + 1)
                 for u in range(start, end):
                     a = L.packed_id[u]
                     body = &L.packed[u]
-                    if test_run(body, a, L, u + 1, end, out) < 0:
+                    t = test_run(body, a, L, u + 1, end, out)
+                    for k in range(0, n_above, 2):
+                        t |= test_run(body, a, L, above[k], above[k + 1], out)
+                        tested += above[k + 1] - above[k]
+                    t |= test_run(body, a, L, left, left_end, out)
+                    if t < 0:
                         return
-                    for k in range(n_back):
-                        if test_run(body, a, L, back_start[k], back_end[k], out) < 0:
-                            return
-                    box = &body.box
-                    for up in range(out.rank + 1, self.n_levels):
-                        M = &self.levels[self.order[up]]
-                        if M.n == 0:
-                            continue
-                        # M's objects reach at most M.reach past their cell's
-                        # corner (padded for the shaved sides and rounding).
-                        ux0 = floor_int((box.minx - M.reach * 1.001) * M.inv)
-                        ux1 = floor_int(box.maxx * M.inv)
-                        uy0 = floor_int((box.miny - M.reach * 1.001) * M.inv)
-                        uy1 = floor_int(box.maxy * M.inv)
-                        for uy in range(uy0, uy1 + 1):
-                            for ux in range(ux0, ux1 + 1):
-                                c = ((uy & M.mask) << M.wbits) | (ux & M.mask)
-                                if is_occupied(M, c):
-                                    rk = cell_rank(M, c)
-                                    if test_run(body, a, M, M.cell_start[rk],
-                                                M.cell_start[rk + 1], out) < 0:
-                                        return
+                    tested += (end - u - 1) + (left_end - left)
+        start = L.cell_start[L.word_rank[out.w0]]
+        end = L.cell_start[L.word_rank[out.w1]]
+        for up in range(out.rank + 1, self.n_levels):
+            if self.levels[self.order[up]].n:
+                t = self._upward_pairs(start, end, L, &self.levels[self.order[up]], out)
+                if t < 0:
+                    return
+                tested += t
+        out.tested = tested
+
+    cdef Py_ssize_t _upward_pairs(self, Py_ssize_t start, Py_ssize_t end, const Level* L,
+                                  const Level* M, PairChunk* out) noexcept nogil:
+        """Test L's packed objects start .. end-1 against the coarser level M: each
+        against the objects of M's cells that can reach it. Returns the number of
+        tests, -1 if out of memory."""
+        # M's objects reach at most M.reach past their cell's corner (padded for
+        # the shaved sides and rounding).
+        cdef double pad = M.reach * 1.001, inv = M.inv, cover_inv = M.cover_inv
+        cdef int64_t mask = M.mask, side = M.mask + 1, ux0, ux1, uy, uy0, uy1, row, lo, hi
+        cdef int64_t cover_mask = ((<int64_t>1) << M.cover_bits) - 1, sx, sy, sx0, sx1, sy0, sy1, b
+        cdef int32_t bits = M.wbits, cover_bits = M.cover_bits
+        cdef Py_ssize_t u, tested = 0, v, e, t = 0
+        cdef const Box* box
+        cdef bint covered
+        for u in range(start, end):
+            box = &L.packed[u].box
+            sx0 = floor_int(box.minx * cover_inv)
+            sx1 = floor_int(box.maxx * cover_inv)
+            sy0 = floor_int(box.miny * cover_inv)
+            sy1 = floor_int(box.maxy * cover_inv)
+            if (sx1 - sx0 + 1) * (sy1 - sy0 + 1) <= COVER_CHECKS:
+                covered = False
+                for sy in range(sy0, sy1 + 1):
+                    for sx in range(sx0, sx1 + 1):
+                        b = ((sy & cover_mask) << cover_bits) | (sx & cover_mask)
+                        covered = covered | ((M.cover[b >> 6] >> (b & 63)) & 1)
+                if not covered:
+                    continue
+            ux0 = floor_int((box.minx - pad) * inv)
+            ux1 = floor_int(box.maxx * inv)
+            uy0 = floor_int((box.miny - pad) * inv)
+            uy1 = floor_int(box.maxy * inv)
+            if ux1 - ux0 >= side:
+                ux1 = ux0 + side - 1
+            if uy1 - uy0 >= side:
+                uy1 = uy0 + side - 1
+            lo = ux0 & mask
+            hi = ux1 & mask
+            for uy in range(uy0, uy1 + 1):
+                row = (uy & mask) << bits
+                if lo <= hi:
+                    v = run_begin(M, row | lo)
+                    e = run_begin(M, (row | hi) + 1)
+                    t |= test_run(&L.packed[u], L.packed_id[u], M, v, e, out)
+                    tested += e - v
+                else:
+                    # The window wraps around the table: its right part, then its left.
+                    v = run_begin(M, row | lo)
+                    e = run_begin(M, row + side)
+                    t |= test_run(&L.packed[u], L.packed_id[u], M, v, e, out)
+                    tested += e - v
+                    v = run_begin(M, row)
+                    e = run_begin(M, (row | hi) + 1)
+                    t |= test_run(&L.packed[u], L.packed_id[u], M, v, e, out)
+                    tested += e - v
+            if t < 0:
+                return -1
+        return tested
 
     # -------------------------------------------------------------- extras
 

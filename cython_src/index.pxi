@@ -437,12 +437,23 @@ cdef class SpatialIndex:
     # already C-contiguous float64 (int64 for ids); anything else is converted once.
 
     cdef int _check_ids(self, const int64_t[::1] ids) except -1:
+        """Every id names a live object, none twice (a batch is one simultaneous
+        change, so a repeated id would be ambiguous)."""
         cdef Py_ssize_t k, n = ids.shape[0], bad = -1
+        cdef bint repeated = False
+        cdef uint32_t s = self._next_stamp()
         with nogil:
             for k in range(n):
                 if not (0 <= ids[k] < self.obj_hi) or self.body[ids[k]].kind == SHAPE_FREE:
                     bad = k
                     break
+                if self.stamp[ids[k]] == s:
+                    bad = k
+                    repeated = True
+                    break
+                self.stamp[ids[k]] = s
+        if repeated:
+            raise ValueError(f"ids contains duplicates: ids[{bad}] repeats id {ids[bad]}")
         if bad >= 0:
             raise KeyError(f"ids[{bad}]: no object with id {ids[bad]} in this index")
         return 0
@@ -587,14 +598,16 @@ cdef class SpatialIndex:
         return self._insert_rows(xy, rad, handles)
 
     def update_rects(self, ids, rects):
-        """Move/resize the objects `ids` to the boxes in the (n, 4) array `rects`."""
+        """Move/resize the objects `ids` (distinct) to the boxes in the (n, 4) array
+        `rects`."""
         cdef const double[:, ::1] rows = as_rows(rects, 4, "rects")
         self._idle()
         self._validate_rects(rows)
         self._update_rows(ids, rows, NO_RADII)
 
     def update_circles(self, ids, centers, radii):
-        """Move/resize the objects `ids` to discs: (n, 2) centers, n radii (or one)."""
+        """Move/resize the objects `ids` (distinct) to discs: (n, 2) centers, n radii
+        (or one)."""
         cdef const double[:, ::1] xy = as_rows(centers, 2, "centers")
         cdef const double[::1] rad = as_radii(radii, xy.shape[0])
         self._idle()
@@ -607,8 +620,6 @@ cdef class SpatialIndex:
         cdef Py_ssize_t k
         self._idle()
         self._check_ids(idv)
-        if len(np.unique(np.asarray(idv))) != idv.shape[0]:
-            raise ValueError("ids contains duplicates")
         with nogil:
             for k in range(idv.shape[0]):
                 self._release(<int32_t>idv[k])

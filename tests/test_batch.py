@@ -120,6 +120,7 @@ def snapshot(grid):
     (lambda g: g.update_rects([0], [[0, 0, 1, 1], [0, 0, 1, 1]]), ValueError, "1 ids but 2"),
     (lambda g: g.update_circles([0, 1], [[0, 0], [0, np.inf]], 1.0), ValueError, "circles[1]: y"),
     (lambda g: g.update_rects([0.5], [[0, 0, 1, 1]]), TypeError, "integer"),
+    (lambda g: g.update_rects([1, 0, 1], [[0, 0, 1, 1]] * 3), ValueError, "ids[2] repeats id 1"),
     (lambda g: g.remove_many([0, 0]), ValueError, "duplicates"),
     (lambda g: g.remove_many([0, 7]), KeyError, "ids[1]"),
     (lambda g: g.query_rects([[0, 0, 1, 1], [0, 0, 1, -1]]), ValueError, "rects[1]: height"),

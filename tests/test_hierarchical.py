@@ -133,6 +133,26 @@ def test_threads_give_the_same_pairs_in_the_same_order():
     assert len(results[0][0]) == results[0][2] > 1000
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_mixed_sizes_in_a_wrapping_world_match_brute_force(threads):
+    """The benchmark's mixed scene, small enough for brute force but with a world
+    several times wider than the finest level's table, so the upward search
+    meets wrapped windows and the cover filter meets aliased sub-cells."""
+    from spatial_hash import peers, scenes
+    scene = scenes.mixed(4000, seed=3)
+    grid = HierarchicalGrid(threads=threads)
+    ids = grid.insert_circles(scene.pos, scene.extent)
+    finest = grid.stats()["levels"][0]
+    assert finest["grid"] * finest["cell_size"] * 2 < scene.world[0]
+    for _ in range(4):
+        expected = peers.canonical_array(peers.NaiveAllPairs().frame(scene))
+        assert np.array_equal(peers.canonical_array(ids[grid.pair_ids()]), expected)
+        assert len(expected) > 100
+        for _ in range(15):
+            scene.step()
+        grid.update_circles(ids, scene.pos, scene.extent)
+
+
 @pytest.mark.parametrize("threads", [0, -1, 1.5, True, "2"])
 def test_bad_thread_counts(threads):
     with pytest.raises(ValueError, match="threads"):
