@@ -8,6 +8,8 @@ from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memcpy, memset
 
 from cython.parallel cimport prange
+from cpython.list cimport PyList_New
+from cpython.object cimport PyObject
 
 import numpy as np
 from libc.math cimport ceil, exp, fabs, floor, isfinite, log, sqrt
@@ -22,6 +24,11 @@ cdef extern from *:
     void prefetch(const void* p) noexcept nogil
     int count_trailing_zeros(unsigned long long x) noexcept nogil
     int count_ones(unsigned long long x) noexcept nogil
+
+cdef extern from "Python.h":
+    PyObject** PySequence_Fast_ITEMS(object)
+    void incref "Py_INCREF" (PyObject*)
+    void list_put "PyList_SET_ITEM" (object, Py_ssize_t, PyObject*)
 
 include "shapes.pxi"
 include "inputs.pxi"

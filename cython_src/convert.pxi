@@ -1,27 +1,28 @@
 # Conversions from what callers hand us (tuples, numpy rows, Godot Vector2/Rect2)
 # into plain floats. Shape errors are TypeError; value checks happen in the core.
+# Names for messages are put together only when there is an error to report.
 
-cdef inline double as_number(object v, str name) except? -1.0:
+cdef inline double as_number(object v, str name, str part) except? -1.0:
     if type(v) is float:
         return <double>v
     if v is None or isinstance(v, (str, bytes)):
-        raise TypeError(f"{name} must be a number, got {v!r}")
+        raise TypeError(f"{name}{part} must be a number, got {v!r}")
     try:
         return float(v)
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a number, got {v!r}") from None
+        raise TypeError(f"{name}{part} must be a number, got {v!r}") from None
 
 
 cpdef tuple read_vec2(object v, str name="vector"):
     """(x, y) as floats from a 2-sequence or anything with .x and .y (Godot Vector2)."""
     if type(v) is tuple and len(<tuple>v) == 2:
-        return (as_number((<tuple>v)[0], name + ".x"), as_number((<tuple>v)[1], name + ".y"))
+        return (as_number((<tuple>v)[0], name, ".x"), as_number((<tuple>v)[1], name, ".y"))
     if hasattr(v, "x") and hasattr(v, "y"):
-        return (as_number(v.x, name + ".x"), as_number(v.y, name + ".y"))
+        return (as_number(v.x, name, ".x"), as_number(v.y, name, ".y"))
     if not isinstance(v, (str, bytes)):
         try:
             if len(v) == 2:
-                return (as_number(v[0], name + ".x"), as_number(v[1], name + ".y"))
+                return (as_number(v[0], name, ".x"), as_number(v[1], name, ".y"))
         except TypeError:
             pass
     raise TypeError(f"{name} must be a Vector2 or an (x, y) pair, got {v!r}")
@@ -31,15 +32,15 @@ cpdef tuple read_rect(object r, str name="bounds"):
     """(x, y, width, height) as floats from a 4-sequence or anything with .position
     and .size (Godot Rect2)."""
     if type(r) is tuple and len(<tuple>r) == 4:
-        return (as_number((<tuple>r)[0], name + ".x"), as_number((<tuple>r)[1], name + ".y"),
-                as_number((<tuple>r)[2], name + ".width"), as_number((<tuple>r)[3], name + ".height"))
+        return (as_number((<tuple>r)[0], name, ".x"), as_number((<tuple>r)[1], name, ".y"),
+                as_number((<tuple>r)[2], name, ".width"), as_number((<tuple>r)[3], name, ".height"))
     if hasattr(r, "position") and hasattr(r, "size"):
         return read_vec2(r.position, name + ".position") + read_vec2(r.size, name + ".size")
     if not isinstance(r, (str, bytes)):
         try:
             if len(r) == 4:
-                return (as_number(r[0], name + ".x"), as_number(r[1], name + ".y"),
-                        as_number(r[2], name + ".width"), as_number(r[3], name + ".height"))
+                return (as_number(r[0], name, ".x"), as_number(r[1], name, ".y"),
+                        as_number(r[2], name, ".width"), as_number(r[3], name, ".height"))
         except TypeError:
             pass
     raise TypeError(f"{name} must be a Rect2 or an (x, y, width, height) tuple, got {r!r}")

@@ -338,9 +338,22 @@ cdef class SpatialIndex:
         if code:
             raise input_error(code, where, x, y, a, c, self._cell_hint())
         self._collect(q)
-        cdef Py_ssize_t j
-        cdef list handles = self.handles
-        return [handles[self.out[j]] for j in range(self.out_n)]
+        return self._out_handles()
+
+    cdef list _out_handles(self):
+        """The handles of the ids in `out`, as a new list. A query's results lie
+        scattered in memory, so all their handles are fetched at once first."""
+        cdef Py_ssize_t j, n = self.out_n
+        cdef PyObject** items = PySequence_Fast_ITEMS(self.handles)
+        cdef PyObject* h
+        cdef list result = PyList_New(n)
+        for j in range(n):
+            prefetch(items[self.out[j]])
+        for j in range(n):
+            h = items[self.out[j]]
+            incref(h)
+            list_put(result, j, h)
+        return result
 
     cdef list _box_query(self, int kind, double x, double y, double w, double h):
         cdef Query q

@@ -5,6 +5,7 @@
 
 cdef enum:
     LOCAL_ENTRIES = 5   # entries stored inside the bucket: a bucket is one cache line
+    PREFETCHED_CELLS = 16   # queries over at most this many cells fetch them ahead
 
 ctypedef struct Entry:
     int32_t obj
@@ -416,6 +417,54 @@ cdef class UniformGrid(SpatialIndex):
         for j in range(self.buckets[b].n):
             self._offer(q, e[j].obj, s)
 
+    cdef inline void _visit_first_meetings(self, const Query* q, int32_t b,
+                                           uint32_t edge) noexcept nogil:
+        """Offer the objects of bucket b (a cell of a rectangle of cells) for which
+        it is the first cell (lowest column, then row) they share with the
+        rectangle: `edge` has bit 0 set unless the cell is in the rectangle's first
+        column, bit 1 unless in its first row, and such a cell must then be the
+        object's own first column or row. So each object is met once, with no
+        stamps to read or write."""
+        cdef Entry* e = entries_of(&self.buckets[b])
+        cdef int32_t j, i
+        for j in range(self.buckets[b].n):
+            if e[j].member & edge == edge:
+                i = e[j].obj
+                if self._accept(q, i):
+                    self.out[self.out_n] = i
+                    self.out_n += 1
+
+    cdef void _visit_rectangle(self, const Query* q) noexcept nogil:
+        """Visit the cells of q's rectangle of cells. A small rectangle's table
+        slots, then its buckets, are fetched all at once before they are read:
+        a query's cells lie scattered in memory."""
+        cdef const CellRange* r = &q.cells
+        cdef int32_t cx, cy, b, found[PREFETCHED_CELLS]
+        cdef Py_ssize_t k = 0
+        cdef bint small = (<int64_t>r.x1 - r.x0 + 1) * (<int64_t>r.y1 - r.y0 + 1) <= PREFETCHED_CELLS
+        if small:
+            for cy in range(r.y0, r.y1 + 1):
+                for cx in range(r.x0, r.x1 + 1):
+                    prefetch(&self.table.slots[table_home(&self.table, cell_key(cx, cy))])
+            for cy in range(r.y0, r.y1 + 1):
+                for cx in range(r.x0, r.x1 + 1):
+                    b = table_find(&self.table, cell_key(cx, cy))
+                    found[k] = b
+                    k += 1
+                    if b >= 0:
+                        prefetch(&self.buckets[b])
+                        prefetch(<char*>&self.buckets[b] + sizeof(Bucket) - 1)
+            k = 0
+        for cy in range(r.y0, r.y1 + 1):
+            for cx in range(r.x0, r.x1 + 1):
+                if small:
+                    b = found[k]
+                    k += 1
+                else:
+                    b = table_find(&self.table, cell_key(cx, cy))
+                if b >= 0:
+                    self._visit_first_meetings(q, b, (cx != r.x0) | ((cy != r.y0) << 1))
+
     cdef void _walk_swept_cells(self, const Query* q, uint32_t s) noexcept nogil:
         # Each column of cells meets the swept box during a window of time, and
         # within it the box's y extent is an interval: every touched cell is visited.
@@ -436,18 +485,15 @@ cdef class UniformGrid(SpatialIndex):
     cdef void _collect(self, const Query* q) noexcept nogil:
         """Fill `out` with the ids the query selects (out has room for every object)."""
         cdef const CellRange* r = &q.cells
-        cdef uint32_t s = self._next_stamp()
         cdef double n_cells = (<double>r.x1 - r.x0 + 1.0) * (<double>r.y1 - r.y0 + 1.0)
         cdef int32_t cx, cy, i
         cdef Py_ssize_t j
         self.out_n = 0
         if n_cells <= self.n_live:
             if q.kind == Q_SWEPT:
-                self._walk_swept_cells(q, s)
+                self._walk_swept_cells(q, self._next_stamp())
             else:
-                for cy in range(r.y0, r.y1 + 1):
-                    for cx in range(r.x0, r.x1 + 1):
-                        self._visit_cell(q, cx, cy, s)
+                self._visit_rectangle(q)
         else:
             # The query covers more cells than there are objects: scanning is cheaper.
             for i in range(<int32_t>self.obj_hi):
