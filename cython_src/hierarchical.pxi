@@ -441,15 +441,15 @@ cdef class HierarchicalGrid(SpatialIndex):
 
     # ------------------------------------------------------------- queries
 
-    cdef inline void _visit(self, const Query* q, const Level* L, int64_t cx, int64_t cy,
-                            uint32_t s) noexcept nogil:
+    cdef inline void _visit(self, const Query* q, const Level* L, int64_t cx, int64_t cy) noexcept nogil:
         cdef int32_t a = L.head[((cy & L.mask) << L.wbits) | (cx & L.mask)]
         while a >= 0:
-            self._offer(q, a, s)
+            self._take(q, a)
             a = self.next[a]
 
     cdef void _collect(self, Query* q) noexcept nogil:
-        cdef uint32_t s = self._next_stamp()
+        """Each object lives in one cell and no table cell is visited twice (the
+        ranges are cut to the table's side), so nothing is offered twice."""
         cdef Py_ssize_t r, k
         cdef const Level* L
         cdef Box reach = q.box, lead
@@ -491,7 +491,7 @@ cdef class HierarchicalGrid(SpatialIndex):
                 y1 = y0 + W - 1.0
             if scan or (x1 - x0 + 1.0) * (y1 - y0 + 1.0) > <double>L.n:
                 for k in range(L.n):
-                    self._offer(q, L.members[k], s)
+                    self._take(q, L.members[k])
             elif q.kind == Q_SWEPT:
                 lead = q.box
                 lead.minx -= c
@@ -506,11 +506,11 @@ cdef class HierarchicalGrid(SpatialIndex):
                     if cy1 - cy0 >= <int64_t>W:
                         cy1 = cy0 + <int64_t>W - 1
                     for cy in range(cy0, cy1 + 1):
-                        self._visit(q, L, cx, cy, s)
+                        self._visit(q, L, cx, cy)
             else:
                 for cy in range(<int64_t>y0, <int64_t>y1 + 1):
                     for cx in range(<int64_t>x0, <int64_t>x1 + 1):
-                        self._visit(q, L, cx, cy, s)
+                        self._visit(q, L, cx, cy)
 
     # --------------------------------------------------------------- pairs
 

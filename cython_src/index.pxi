@@ -188,13 +188,17 @@ cdef class SpatialIndex:
             return circle_circle(&q.circle, &b.circle)
         return circle_box(&q.circle, &b.box)
 
+    cdef inline void _take(self, const Query* q, int32_t i) noexcept nogil:
+        """Add i to `out` if the query takes it (each object is offered once)."""
+        if self._accept(q, i):
+            self.out[self.out_n] = i
+            self.out_n += 1
+
     cdef inline void _offer(self, const Query* q, int32_t i, uint32_t s) noexcept nogil:
-        """Add i to `out` if the query takes it and it is not there yet."""
+        """_take, for walks that may offer an object more than once."""
         if self.stamp[i] != s:
             self.stamp[i] = s
-            if self._accept(q, i):
-                self.out[self.out_n] = i
-                self.out_n += 1
+            self._take(q, i)
 
     cdef inline int _emit(self, int32_t a, int32_t b) noexcept nogil:
         if self.n_pairs * 2 + 2 > self.pair_cap:

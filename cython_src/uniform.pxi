@@ -429,10 +429,7 @@ cdef class UniformGrid(SpatialIndex):
         cdef int32_t j, i
         for j in range(self.buckets[b].n):
             if e[j].member & edge == edge:
-                i = e[j].obj
-                if self._accept(q, i):
-                    self.out[self.out_n] = i
-                    self.out_n += 1
+                self._take(q, e[j].obj)
 
     cdef void _visit_rectangle(self, const Query* q) noexcept nogil:
         """Visit the cells of q's rectangle of cells. A small rectangle's table
@@ -498,14 +495,12 @@ cdef class UniformGrid(SpatialIndex):
             # The query covers more cells than there are objects: scanning is cheaper.
             for i in range(<int32_t>self.obj_hi):
                 if self.body[i].kind != SHAPE_FREE and self.large_slot[i] < 0 \
-                        and ranges_meet(&self.range[i], r) and self._accept(q, i):
-                    self.out[self.out_n] = i
-                    self.out_n += 1
+                        and ranges_meet(&self.range[i], r):
+                    self._take(q, i)
         for j in range(self.n_large):
             i = self.large[j]
-            if ranges_meet(&self.range[i], r) and self._accept(q, i):
-                self.out[self.out_n] = i
-                self.out_n += 1
+            if ranges_meet(&self.range[i], r):
+                self._take(q, i)
 
     # --------------------------------------------------------------- pairs
 
