@@ -119,6 +119,15 @@ cdef inline Py_ssize_t test_run(const Body* body, int32_t a, const Level* M, Py_
     return tested if tested > 0 else 0
 
 
+cdef inline void settle_body(const double* row, const double* radii, Py_ssize_t k,
+                             Body* b) noexcept nogil:
+    """The body of row k of a batch: a circle (center row, radii[k]) or a rect row."""
+    if radii != NULL:
+        body_from_circle(row[0], row[1], radii[k], b)
+    else:
+        body_from_rect(row[0], row[1], row[2], row[3], b)
+
+
 cdef inline double longest_side(const Box* b) noexcept nogil:
     # Slightly under the true side, so equal objects whose widths differ by a
     # rounding error share a level; the sqrt(factor) margin dwarfs the difference.
@@ -165,6 +174,9 @@ cdef class HierarchicalGrid(SpatialIndex):
     cdef readonly int threads
     cdef PairChunk* chunks
     cdef Py_ssize_t chunks_cap, chunks_ready
+    cdef int32_t* new_cell      # per row of a batch move: see _move_rows
+    cdef Py_ssize_t new_cell_cap
+    cdef Py_ssize_t growths     # level tables grown so far
 
     def __cinit__(self, hierarchy_factor=2.0, density=0.125, threads=1):
         f = check_finite(hierarchy_factor, "hierarchy_factor")
@@ -196,6 +208,7 @@ cdef class HierarchicalGrid(SpatialIndex):
         for k in range(self.chunks_ready):
             free(self.chunks[k].pairs)
         free(self.chunks)
+        free(self.new_cell)
         free(self.levels)
         free(self.order)
         free(self.level_of)
@@ -325,6 +338,7 @@ cdef class HierarchicalGrid(SpatialIndex):
         free(L.occupied)
         L.head = head
         L.occupied = occupied
+        self.growths += 1
         L.wbits = bits
         L.mask = (1 << bits) - 1
         for k in range(L.n):
@@ -420,6 +434,65 @@ cdef class HierarchicalGrid(SpatialIndex):
         self.body[i] = b[0]
         self._enter_level(target, i)
         return 0
+
+    cdef inline int32_t _settle(self, int32_t i, const Body* b) noexcept nogil:
+        """First half of a batch move, safe to run for many objects at once: if
+        the object keeps its level and stays within the level's reach, give it
+        body b and return its new cell (the list links are left to the second
+        half); otherwise change nothing and return -1."""
+        cdef const Level* L = &self.levels[self.level_of[i]]
+        if longest_side(&b.box) <= L.reach and self._fits(L, &b.box):
+            self.body[i] = b[0]
+            return self._cell_index(L, &b.box)
+        return -1
+
+    cdef int _move_rows(self, const int64_t[::1] ids, const double[:, ::1] rows,
+                        const double[::1] radii) noexcept nogil:
+        """Two halves: every object that keeps its level takes its new body and
+        notes its new cell (on `threads` threads: each row writes only its own
+        object, ids being distinct); then, in row order, objects whose cell
+        changed are relinked and the rest move one by one. The result is the
+        same for any thread count."""
+        cdef Py_ssize_t k, n = ids.shape[0], growths = self.growths
+        cdef const double* xy = &rows[0, 0] if n else NULL
+        cdef const double* rad = &radii[0] if radii.shape[0] else NULL
+        cdef Py_ssize_t width = rows.shape[1]
+        cdef int32_t i, c
+        cdef Level* L
+        cdef Body b
+        if grow_array(<void**>&self.new_cell, &self.new_cell_cap, n, sizeof(int32_t)) < 0:
+            return -1
+        if self.threads == 1:
+            for k in range(n):
+                self.new_cell[k] = self._settle_row(<int32_t>ids[k], xy + k * width, rad, k)
+        else:
+            for k in prange(n, num_threads=self.threads, schedule="static"):
+                self.new_cell[k] = self._settle_row(<int32_t>ids[k], xy + k * width, rad, k)
+        for k in range(n):
+            if k + MOVE_LOOKAHEAD < n and self.new_cell[k + MOVE_LOOKAHEAD] >= 0:
+                i = <int32_t>ids[k + MOVE_LOOKAHEAD]
+                prefetch(&self.levels[self.level_of[i]].head[self.new_cell[k + MOVE_LOOKAHEAD]])
+            i = <int32_t>ids[k]
+            c = self.new_cell[k]
+            if c >= 0:
+                L = &self.levels[self.level_of[i]]
+                if self.growths != growths:
+                    # A table grew under the first half's cells: recompute.
+                    c = self._cell_index(L, &self.body[i].box)
+                if c != self.cell_of[i]:
+                    self._pop_cell(L, i)
+                    self._push_cell(L, i, c)
+            else:
+                settle_body(xy + k * width, rad, k, &b)
+                if self._move(i, &b) < 0:
+                    return -1
+        return 0
+
+    cdef inline int32_t _settle_row(self, int32_t i, const double* row, const double* radii,
+                                    Py_ssize_t k) noexcept nogil:
+        cdef Body b
+        settle_body(row, radii, k, &b)
+        return self._settle(i, &b)
 
     cdef void _detach(self, int32_t i) noexcept nogil:
         self._leave_level(i)

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from oracle import Oracle, same_pairs
-from spatial_hash import UniformGrid
+from spatial_hash import HierarchicalGrid, UniformGrid
 
 ROWS = st.integers(0, 60).flatmap(lambda n: st.tuples(
     arrays(np.float64, (n, 2), elements=st.floats(-40, 40)),
@@ -15,7 +15,9 @@ ROWS = st.integers(0, 60).flatmap(lambda n: st.tuples(
 
 
 def oracle_pairs(grid, ids):
-    oracle = Oracle(grid.cell_size)
+    """Brute force over the shapes the grid holds for `ids`, with a uniform grid's
+    cells (the hierarchical grid has none, and its checks use none)."""
+    oracle = Oracle(getattr(grid, "cell_size", 1.0))
     for i in ids.tolist():
         circle = grid.circle_of(i)
         if circle is None:
@@ -58,6 +60,58 @@ def test_batch_pairs_equal_per_object_and_brute_force(rows, cell, moves):
     assert same_pairs(got.tolist(), expected)
     assert same_pairs(single.pair_ids().tolist(), expected)
     assert single.stats() == batch.stats()
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("seed", range(4))
+def test_hierarchical_batch_moves_across_levels_equal_one_by_one(threads, seed):
+    """Batch moves that resize objects into other levels, growing those levels'
+    tables part-way through the batch, while the other rows only move."""
+    rng = np.random.default_rng(seed)
+    n = 400
+    centers = rng.uniform(0, 60, (n, 2))
+    radii = rng.choice([0.3, 0.3, 0.3, 2.0, 6.0], n)
+    batch, single = HierarchicalGrid(threads=threads), HierarchicalGrid()
+    ids = batch.insert_circles(centers, radii)
+    for (x, y), r in zip(centers.tolist(), radii.tolist()):
+        single.insert_circle(x, y, r)
+    for _ in range(4):
+        centers += rng.uniform(-1.5, 1.5, (n, 2))
+        resized = rng.random(n) < 0.15
+        radii[resized] = rng.choice([0.3, 2.0, 6.0, 20.0], int(resized.sum()))
+        order = rng.permutation(n)
+        batch.update_circles(ids[order], centers[order], radii[order])
+        for k in order.tolist():
+            single.update_circle(k, centers[k, 0], centers[k, 1], radii[k])
+        expected = oracle_pairs(batch, ids).pairs()
+        assert same_pairs(batch.pair_ids().tolist(), expected)
+        assert same_pairs(single.pair_ids().tolist(), expected)
+        assert batch.stats() == single.stats()
+        for k in range(0, n, 7):
+            box = (centers[k, 0] - 3, centers[k, 1] - 3, 6, 6)
+            assert sorted(batch.query_rect(*box, exact=True)) == sorted(single.query_rect(*box, exact=True))
+
+
+def test_a_level_growing_in_a_batch_move_relinks_the_rest_correctly():
+    """Rows that only move are placed before the batch's level changes are made;
+    when those changes grow a level's table, the rows after them must be placed
+    in the grown table."""
+    grid = HierarchicalGrid()
+    big = grid.insert_circles(np.column_stack([np.arange(20) * 30.0, np.zeros(20)]), 4.0)
+    small = grid.insert_circles(np.column_stack([np.arange(40) * 30.0, np.full(40, 100.0)]), 0.5)
+    cells_before = grid.stats()["levels"][1]["grid"]
+    # The small objects grow into the big objects' level (pushing its density over
+    # the threshold), then the big ones move by almost a cell.
+    ids = np.concatenate([small, big])
+    centers = np.vstack([np.column_stack([np.arange(40) * 30.0, np.full(40, 100.0)]),
+                         np.column_stack([np.arange(20) * 30.0 + 11.0, np.full(20, 11.0)])])
+    grid.update_circles(ids, centers, np.concatenate([np.full(40, 4.0), np.full(20, 4.0)]))
+    assert grid.stats()["levels"][1]["grid"] > cells_before
+    oracle = oracle_pairs(grid, ids)
+    assert same_pairs(grid.pair_ids().tolist(), oracle.pairs())
+    for k, i in enumerate(ids.tolist()):
+        x, y = centers[k]
+        assert i in grid.query_rect(x - 0.1, y - 0.1, 0.2, 0.2, True)
 
 
 @settings(max_examples=60, deadline=None)
