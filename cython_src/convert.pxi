@@ -13,6 +13,16 @@ cdef inline double as_number(object v, str name, str part) except? -1.0:
         raise TypeError(f"{name}{part} must be a number, got {v!r}") from None
 
 
+cdef inline int vec2_into(object v, str name, double* x, double* y) except -1:
+    """read_vec2 into C doubles, without building a tuple for the common case."""
+    if type(v) is tuple and len(<tuple>v) == 2:
+        x[0] = as_number((<tuple>v)[0], name, ".x")
+        y[0] = as_number((<tuple>v)[1], name, ".y")
+    else:
+        x[0], y[0] = read_vec2(v, name)
+    return 0
+
+
 cpdef tuple read_vec2(object v, str name="vector"):
     """(x, y) as floats from a 2-sequence or anything with .x and .y (Godot Vector2)."""
     if type(v) is tuple and len(<tuple>v) == 2:

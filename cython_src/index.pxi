@@ -373,6 +373,14 @@ cdef class SpatialIndex:
         candidates, a superset of the exact overlaps."""
         return self._box_query(Q_CELLS, x, y, width, height)
 
+    def query_nearby_at(self, pos, size=(0.0, 0.0)):
+        """query_nearby with the seeds' arguments: the box's corner `pos` and its
+        `size` as (x, y) pairs or Vector2s."""
+        cdef double x, y, w, h
+        vec2_into(pos, "pos", &x, &y)
+        vec2_into(size, "size", &w, &h)
+        return self._box_query(Q_CELLS, x, y, w, h)
+
     def query_rect(self, double x, double y, double width, double height, bint exact=False):
         """Like query_nearby; with exact=True only objects that overlap the box."""
         return self._box_query(Q_BOX if exact else Q_CELLS, x, y, width, height)

@@ -76,9 +76,7 @@ class _ObjectIndex:
     def query_nearby(self, pos, size=(0.0, 0.0)):
         """Every object sharing a cell with the box at pos of the given size: the
         seed's broad-phase candidates (a superset of the exact overlaps)."""
-        x, y = read_vec2(pos, "pos")
-        w, h = read_vec2(size, "size")
-        return self._grid.query_nearby(x, y, w, h)
+        return self._grid.query_nearby_at(pos, size)
 
     def query_range(self, bounds, exact=False):
         """Objects in the cells the bounds cover; exact=True keeps only overlaps."""
