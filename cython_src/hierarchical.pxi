@@ -394,6 +394,12 @@ cdef class HierarchicalGrid(SpatialIndex):
             return OUT_OF_RANGE
         return INPUT_OK
 
+    cdef double _safe_magnitude(self) noexcept nogil:
+        # A box of such numbers reaches at most twice this far and is at most twice
+        # this long: a quarter of each limit leaves room for rounding.
+        cdef double sizes = LARGEST_CELL / (4.0 * self.sqrt_factor)
+        return sizes if sizes < FARTHEST / 4.0 else FARTHEST / 4.0
+
     cdef int _attach(self, int32_t i) noexcept nogil:
         cdef int32_t li
         cdef double need

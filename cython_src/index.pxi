@@ -43,6 +43,27 @@ cdef int grow_array(void** ptr, Py_ssize_t* cap, Py_ssize_t need, size_t item) n
     return 0
 
 
+cdef bint rows_within(const double* values, Py_ssize_t rows, Py_ssize_t width,
+                      double bound) noexcept nogil:
+    """Are all numbers of a batch within +-bound, with the size columns (2 and 3
+    of rect rows, the only column of radii) not negative? False for NaN. One
+    branch-free pass; the row-by-row check then runs only when this fails."""
+    cdef Py_ssize_t k, n = rows * width
+    cdef int ok = 1
+    if width == 4:
+        for k in range(0, n, 4):
+            ok &= (fabs(values[k]) <= bound) & (fabs(values[k + 1]) <= bound) \
+                & (values[k + 2] >= 0.0) & (values[k + 2] <= bound) \
+                & (values[k + 3] >= 0.0) & (values[k + 3] <= bound)
+    elif width == 2:
+        for k in range(n):
+            ok &= fabs(values[k]) <= bound
+    else:
+        for k in range(n):
+            ok &= (values[k] >= 0.0) & (values[k] <= bound)
+    return ok
+
+
 cdef inline int body_from_rect(double x, double y, double w, double h, Body* b) noexcept nogil:
     b.kind = SHAPE_BOX
     b.circle.x = b.circle.y = b.circle.r = 0.0
@@ -102,6 +123,12 @@ cdef class SpatialIndex:
     cdef int _check_placement(self, const Box* b) noexcept nogil:
         """INPUT_OK, or FAR_X / FAR_Y if the box cannot be placed in this index."""
         return INPUT_OK
+
+    cdef double _safe_magnitude(self) noexcept nogil:
+        """A bound such that any rect (x, y, w, h) or circle (x, y, r) whose
+        numbers are all within it in magnitude (sizes not negative) passes
+        _check_placement: lets a batch skip checking row by row."""
+        return 0.0
 
     cdef int _attach(self, int32_t i) noexcept nogil:
         """Place new object i (its body is set). All or nothing; -1 if out of memory."""
@@ -488,6 +515,9 @@ cdef class SpatialIndex:
         cdef int code = 0
         cdef Body b
         with nogil:
+            if rows_within(&rows[0, 0] if rows.shape[0] else NULL, rows.shape[0], 4,
+                           self._safe_magnitude()):
+                return 0
             for k in range(rows.shape[0]):
                 code = body_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &b) \
                     or self._check_placement(&b.box)
@@ -503,7 +533,12 @@ cdef class SpatialIndex:
         cdef Py_ssize_t k, bad = 0
         cdef int code = 0
         cdef Body b
+        cdef double safe
         with nogil:
+            safe = self._safe_magnitude()
+            if rows_within(&centers[0, 0] if centers.shape[0] else NULL, centers.shape[0], 2, safe) \
+                    and rows_within(&radii[0] if radii.shape[0] else NULL, radii.shape[0], 1, safe):
+                return 0
             for k in range(centers.shape[0]):
                 code = body_from_circle(centers[k, 0], centers[k, 1], radii[k], &b) \
                     or self._check_placement(&b.box)

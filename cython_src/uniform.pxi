@@ -126,6 +126,14 @@ cdef class UniformGrid(SpatialIndex):
         cdef CellRange r
         return range_of(b, self.origin_x, self.origin_y, self.cell_size, &r)
 
+    cdef double _safe_magnitude(self) noexcept nogil:
+        # A box of such numbers spans at most 2**29 cells each side of the origin,
+        # well inside the +-2**30 cell limit whatever the rounding.
+        cdef double far = fabs(self.origin_x) if fabs(self.origin_x) > fabs(self.origin_y) \
+            else fabs(self.origin_y)
+        cdef double bound = (CELL_LIMIT / 4.0) * self.cell_size - far
+        return bound if bound > 0.0 else 0.0
+
     cdef int _attach(self, int32_t i) noexcept nogil:
         range_of(&self.body[i].box, self.origin_x, self.origin_y, self.cell_size, &self.range[i])
         return self._link(i)

@@ -135,6 +135,29 @@ def test_query_rects_csr_matches_single_queries(rows, queries, exact):
             assert set(got) == set(oracle.query_nearby(x, y, w, h))
 
 
+@pytest.mark.parametrize("origin", [(0.0, 0.0), (-3e8, 5e8)])
+@pytest.mark.parametrize("row", [(2.6e8, 0.0, 1.0, 1.0), (1.07e9, 0.0, 1.0, 1.0), (1.08e9, 0.0, 1.0, 1.0),
+                                 (0.0, -1.08e9, 1.0, 1.0), (5e8, 0.0, 6e8, 1.0), (5e8, 0.0, 5.7e8, 1.0)])
+def test_uniform_batches_refuse_exactly_what_single_calls_refuse(origin, row):
+    """Batches check their rows with a quick bound first; near the cell-index
+    limit the verdict must be the single call's."""
+    single = UniformGrid(1.0, origin)
+    try:
+        single.insert_rect(*row)
+        refused = False
+    except ValueError:
+        refused = True
+    grid = UniformGrid(1.0, origin)
+    grid.insert_rects([(0, 0, 1, 1), (5, 5, 1, 1)])
+    if refused:
+        with pytest.raises(ValueError, match=r"rects\[1\]"):
+            grid.update_rects([0, 1], [(0, 0, 1, 1), row])
+        assert grid.bounds(1) == (5.0, 5.0, 1.0, 1.0)
+    else:
+        grid.update_rects([0, 1], [(0, 0, 1, 1), row])
+        assert grid.bounds(1) == row
+
+
 def test_pair_ids_reuses_the_out_buffer():
     grid = UniformGrid(4.0)
     grid.insert_rects([[0, 0, 2, 2], [1, 1, 2, 2], [10, 10, 1, 1], [10.5, 10, 1, 1]])

@@ -185,3 +185,30 @@ def test_out_of_range_objects_are_refused_and_change_nothing(bounds):
     with pytest.raises(ValueError, match="out of range"):
         h.update("a", bounds)
     assert h.bounds("a") == (0.0, 0.0, 2.0, 2.0) and "c" not in h and h.pairs() == [("a", "b")]
+
+
+@pytest.mark.parametrize("factor", [1.1, 2.0, 1e6])
+@pytest.mark.parametrize("row", [(0.0, 0.0, 2e149, 1.0), (0.0, 0.0, 1.1e150, 1.0), (9e159, 0.0, 1.0, 1.0),
+                                 (5e159, 0.0, 6e159, 1.0), (-1.01e160, 0.0, 1.0, 1.0)])
+def test_batches_refuse_exactly_what_single_calls_refuse(factor, row):
+    """Batches check their rows with a quick bound first; near the limits the
+    verdict must be the single call's."""
+    single = HierarchicalGrid(factor)
+    single.insert_rect(0, 0, 1, 1)
+    try:
+        single.insert_rect(*row)
+        refused = False
+    except ValueError:
+        refused = True
+    for call in (lambda g: g.insert_rects([(0, 0, 1, 1), row]),
+                 lambda g: g.update_rects([0, 1], [(0, 0, 1, 1), row]),
+                 lambda g: g.insert_circles([(0, 0), row[:2]], [0.5, row[2] / 2])):
+        grid = HierarchicalGrid(factor)
+        grid.insert_rects([(0, 0, 1, 1), (5, 5, 1, 1)])
+        before = (grid.pair_ids().tolist(), [grid.bounds(i) for i in range(2)], len(grid))
+        if refused:
+            with pytest.raises(ValueError, match=r"(rects|circles)\[1\]"):
+                call(grid)
+            assert (grid.pair_ids().tolist(), [grid.bounds(i) for i in range(2)], len(grid)) == before
+        else:
+            call(grid)
