@@ -102,21 +102,26 @@ cdef inline Py_ssize_t test_run(const Body* body, int32_t a, const Level* M, Py_
                                 Py_ssize_t end, PairChunk* out) noexcept nogil:
     """Test object a (whose body is `body`) against M's packed objects v .. end-1,
     keeping the pairs that touch; returns how many were tested, -1 if out of
-    memory. The caller counts the tests, so the loop writes memory only on hits."""
+    memory. Every candidate is written and kept only if it touches, so whether
+    it does decides no branch."""
     cdef int32_t b
-    cdef Py_ssize_t tested = end - v
+    cdef int32_t* pair
+    cdef Py_ssize_t tested = end - v, n = out.n
+    if tested <= 0:
+        return 0
+    if 2 * (n + tested) > out.cap and grow_array(<void**>&out.pairs, &out.cap,
+                                                 2 * (n + tested), sizeof(int32_t)) < 0:
+        out.failed = 1
+        return -1
     while v < end:
-        if bodies_touch(body, &M.packed[v]):
-            if 2 * out.n + 2 > out.cap and grow_array(<void**>&out.pairs, &out.cap,
-                                                      2 * out.n + 2, sizeof(int32_t)) < 0:
-                out.failed = 1
-                return -1
-            b = M.packed_id[v]
-            out.pairs[2 * out.n] = a if a < b else b
-            out.pairs[2 * out.n + 1] = b if a < b else a
-            out.n += 1
+        b = M.packed_id[v]
+        pair = out.pairs + 2 * n
+        pair[0] = a if a < b else b
+        pair[1] = b if a < b else a
+        n += bodies_touch_flat(body, &M.packed[v])
         v += 1
-    return tested if tested > 0 else 0
+    out.n = n
+    return tested
 
 
 cdef inline void settle_body(const double* row, const double* radii, Py_ssize_t k,

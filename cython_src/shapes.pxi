@@ -63,6 +63,14 @@ cdef inline bint bodies_touch(const Body* a, const Body* b) noexcept nogil:
     return True
 
 
+cdef inline bint bodies_touch_flat(const Body* a, const Body* b) noexcept nogil:
+    """bodies_touch with no data-dependent branch for two circles (the common
+    pair): both tests are computed and combined."""
+    if a.kind == SHAPE_CIRCLE and b.kind == SHAPE_CIRCLE:
+        return box_overlap(&a.box, &b.box) & circle_circle(&a.circle, &b.circle)
+    return bodies_touch(a, b)
+
+
 cdef inline bint axis_window(double qmin, double qmax, double d, double bmin, double bmax,
                              double* t0, double* t1) noexcept nogil:
     """Narrow [t0, t1] to the times when [qmin, qmax] + t*d meets [bmin, bmax]."""
