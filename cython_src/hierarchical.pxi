@@ -18,14 +18,14 @@ ctypedef struct Level:
     Py_ssize_t cap
     double reach            # no object of the level has been longer than this
     uint64_t* occupied      # one bit per cell: does its list hold anything?
-    # Filled by the pair pass: the level's bodies and ids packed in cell order, so
+    # Filled by the pair pass: the level's shapes and ids packed in cell order, so
     # neighbour tests read contiguous memory. The objects of cells c0 .. c1 are
     # packed[run_begin(c0) : run_begin(c1 + 1)], run_begin(c) being cell_start at
     # the number of occupied cells before c; word_rank[w] counts the occupied
     # cells before occupancy word w, so that number is a popcount away and the
     # lookups stay as compact as the objects, however sparse the table. A row's
     # neighbouring cells are thus one run, found without testing each cell.
-    Body* packed
+    Shape* packed
     int32_t* packed_id
     int32_t* cell_start
     uint32_t* word_rank
@@ -98,9 +98,9 @@ ctypedef struct PairChunk:
     int failed
 
 
-cdef inline Py_ssize_t test_run(const Body* body, int32_t a, const Level* M, Py_ssize_t v,
-                                Py_ssize_t end, PairChunk* out) noexcept nogil:
-    """Test object a (whose body is `body`) against M's packed objects v .. end-1,
+cdef inline Py_ssize_t test_run(const Shape* shape, const Box* box, int32_t a, const Level* M,
+                                Py_ssize_t v, Py_ssize_t end, PairChunk* out) noexcept nogil:
+    """Test object a (its shape and box) against M's packed objects v .. end-1,
     keeping the pairs that touch; returns how many were tested, -1 if out of
     memory. Every candidate is written and kept only if it touches, so whether
     it does decides no branch."""
@@ -118,7 +118,7 @@ cdef inline Py_ssize_t test_run(const Body* body, int32_t a, const Level* M, Py_
         pair = out.pairs + 2 * n
         pair[0] = a if a < b else b
         pair[1] = b if a < b else a
-        n += bodies_touch_flat(body, &M.packed[v])
+        n += shapes_touch(shape, box, &M.packed[v])
         v += 1
     out.n = n
     return tested
@@ -610,7 +610,7 @@ cdef class HierarchicalGrid(SpatialIndex):
                 or grow_array(<void**>&L.cell_start, &L.cell_start_cap, L.n + 1, sizeof(int32_t)) < 0:
             return -1
         cap = L.packed_cap
-        if grow_array(<void**>&L.packed, &cap, L.n, sizeof(Body)) < 0:
+        if grow_array(<void**>&L.packed, &cap, L.n, sizeof(Shape)) < 0:
             return -1
         if grow_array(<void**>&L.packed_id, &L.packed_cap, cap, sizeof(int32_t)) < 0:
             return -1
@@ -635,12 +635,12 @@ cdef class HierarchicalGrid(SpatialIndex):
             for k in range(L.n):
                 if k + PACK_LOOKAHEAD < L.n:
                     prefetch(&self.body[L.packed_id[k + PACK_LOOKAHEAD]])
-                L.packed[k] = self.body[L.packed_id[k]]
+                shape_of(&self.body[L.packed_id[k]], &L.packed[k])
         else:
             for k in prange(L.n, num_threads=self.threads, schedule="static"):
                 if k + PACK_LOOKAHEAD < L.n:
                     prefetch(&self.body[L.packed_id[k + PACK_LOOKAHEAD]])
-                L.packed[k] = self.body[L.packed_id[k]]
+                shape_of(&self.body[L.packed_id[k]], &L.packed[k])
         return 0
 
     cdef int _cover(self, Level* M) noexcept nogil:
@@ -648,7 +648,7 @@ cdef class HierarchicalGrid(SpatialIndex):
         cdef int32_t bits = 1
         cdef int64_t mask, sx, sy, sx0, sx1, sy0, sy1, b
         cdef Py_ssize_t k, words
-        cdef const Box* box
+        cdef Box box
         while (<Py_ssize_t>1) << (2 * bits) < COVER_BITS_PER_OBJECT * M.n and bits < 15:
             bits += 1
         words = occupancy_words(bits) if bits >= 3 else 1
@@ -659,7 +659,7 @@ cdef class HierarchicalGrid(SpatialIndex):
         M.cover_inv = M.inv * COVER_SPLIT
         mask = ((<int64_t>1) << bits) - 1
         for k in range(M.n):
-            box = &M.packed[k].box
+            shape_box(&M.packed[k], &box)
             sx0 = floor_int(box.minx * M.cover_inv)
             sx1 = floor_int(box.maxx * M.cover_inv)
             sy0 = floor_int(box.miny * M.cover_inv)
@@ -744,7 +744,8 @@ cdef class HierarchicalGrid(SpatialIndex):
         cdef int64_t c, cx, cy, mask = L.mask
         cdef int32_t bits = L.wbits, a, k, n_above
         cdef uint64_t word
-        cdef const Body* body
+        cdef const Shape* shape
+        cdef Box box
         out.n = out.tested = 0
         out.failed = 0
         if out.w0 >= out.w1:
@@ -777,12 +778,13 @@ cdef class HierarchicalGrid(SpatialIndex):
                 left_end = start if cx > 0 else run_begin(L, c + 1)
                 for u in range(start, end):
                     a = L.packed_id[u]
-                    body = &L.packed[u]
-                    t = test_run(body, a, L, u + 1, end, out)
+                    shape = &L.packed[u]
+                    shape_box(shape, &box)
+                    t = test_run(shape, &box, a, L, u + 1, end, out)
                     for k in range(0, n_above, 2):
-                        t |= test_run(body, a, L, above[k], above[k + 1], out)
+                        t |= test_run(shape, &box, a, L, above[k], above[k + 1], out)
                         tested += above[k + 1] - above[k]
-                    t |= test_run(body, a, L, left, left_end, out)
+                    t |= test_run(shape, &box, a, L, left, left_end, out)
                     if t < 0:
                         return
                     tested += (end - u - 1) + (left_end - left)
@@ -808,10 +810,10 @@ cdef class HierarchicalGrid(SpatialIndex):
         cdef int64_t cover_mask = ((<int64_t>1) << M.cover_bits) - 1, sx, sy, sx0, sx1, sy0, sy1, b
         cdef int32_t bits = M.wbits, cover_bits = M.cover_bits
         cdef Py_ssize_t u, tested = 0, v, e, t = 0
-        cdef const Box* box
+        cdef Box box
         cdef bint covered
         for u in range(start, end):
-            box = &L.packed[u].box
+            shape_box(&L.packed[u], &box)
             sx0 = floor_int(box.minx * cover_inv)
             sx1 = floor_int(box.maxx * cover_inv)
             sy0 = floor_int(box.miny * cover_inv)
@@ -839,17 +841,17 @@ cdef class HierarchicalGrid(SpatialIndex):
                 if lo <= hi:
                     v = run_begin(M, row | lo)
                     e = run_begin(M, (row | hi) + 1)
-                    t |= test_run(&L.packed[u], L.packed_id[u], M, v, e, out)
+                    t |= test_run(&L.packed[u], &box, L.packed_id[u], M, v, e, out)
                     tested += e - v
                 else:
                     # The window wraps around the table: its right part, then its left.
                     v = run_begin(M, row | lo)
                     e = run_begin(M, row + side)
-                    t |= test_run(&L.packed[u], L.packed_id[u], M, v, e, out)
+                    t |= test_run(&L.packed[u], &box, L.packed_id[u], M, v, e, out)
                     tested += e - v
                     v = run_begin(M, row)
                     e = run_begin(M, (row | hi) + 1)
-                    t |= test_run(&L.packed[u], L.packed_id[u], M, v, e, out)
+                    t |= test_run(&L.packed[u], &box, L.packed_id[u], M, v, e, out)
                     tested += e - v
             if t < 0:
                 return -1

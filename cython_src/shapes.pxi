@@ -63,12 +63,58 @@ cdef inline bint bodies_touch(const Body* a, const Body* b) noexcept nogil:
     return True
 
 
-cdef inline bint bodies_touch_flat(const Body* a, const Body* b) noexcept nogil:
-    """bodies_touch with no data-dependent branch for two circles (the common
-    pair): both tests are computed and combined."""
-    if a.kind == SHAPE_CIRCLE and b.kind == SHAPE_CIRCLE:
-        return box_overlap(&a.box, &b.box) & circle_circle(&a.circle, &b.circle)
-    return bodies_touch(a, b)
+ctypedef struct Shape:
+    # A body in half the space, for scans over many objects: a box as (minx,
+    # miny, maxx, maxy), a circle as (x, y, r, NaN). A circle's box is rebuilt
+    # with the arithmetic that first built it, so every test answers exactly as
+    # it does on the Body.
+    double p0
+    double p1
+    double p2
+    double p3
+
+
+cdef inline void shape_of(const Body* b, Shape* s) noexcept nogil:
+    if b.kind == SHAPE_CIRCLE:
+        s.p0 = b.circle.x
+        s.p1 = b.circle.y
+        s.p2 = b.circle.r
+        s.p3 = NAN
+    else:
+        s.p0 = b.box.minx
+        s.p1 = b.box.miny
+        s.p2 = b.box.maxx
+        s.p3 = b.box.maxy
+
+
+cdef inline bint shape_is_circle(const Shape* s) noexcept nogil:
+    return s.p3 != s.p3
+
+
+cdef inline void shape_box(const Shape* s, Box* b) noexcept nogil:
+    if shape_is_circle(s):
+        b.minx = s.p0 - s.p2
+        b.miny = s.p1 - s.p2
+        b.maxx = s.p0 + s.p2
+        b.maxy = s.p1 + s.p2
+    else:
+        b[0] = (<const Box*>s)[0]
+
+
+cdef inline bint shapes_touch(const Shape* a, const Box* a_box, const Shape* b) noexcept nogil:
+    """bodies_touch for shapes, a's box given. Two circles (the common pair) take
+    no data-dependent branch: both of their tests are computed and combined."""
+    cdef Box b_box
+    cdef bint boxes
+    shape_box(b, &b_box)
+    boxes = box_overlap(a_box, &b_box)
+    if shape_is_circle(a):
+        if shape_is_circle(b):
+            return boxes & circle_circle(<const Circle*>a, <const Circle*>b)
+        return boxes and circle_box(<const Circle*>a, &b_box)
+    if shape_is_circle(b):
+        return boxes and circle_box(<const Circle*>b, a_box)
+    return boxes
 
 
 cdef inline bint axis_window(double qmin, double qmax, double d, double bmin, double bmax,
