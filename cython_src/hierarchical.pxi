@@ -59,7 +59,9 @@ cdef enum:
     # whatever the thread count, so the order of the pairs never depends on it;
     # several chunks a thread keep a crowded stretch from stalling one.
     LEVEL_CHUNKS = 32
-    COVER_SPLIT = 4               # sub-cells per cell side in the cover bitmap
+    COVER_SHIFT = 2
+    COVER_SPLIT = 1 << COVER_SHIFT  # sub-cells per cell side in the cover bitmap
+    UPWARD_GROUP = 8              # coarser levels searched in one pass over a chunk
     COVER_BITS_PER_OBJECT = 128   # sparse enough that wrapping seldom aliases
     COVER_CHECKS = 16             # a finer object over more sub-cells skips the filter
 
@@ -741,6 +743,8 @@ cdef class HierarchicalGrid(SpatialIndex):
         coarser level at a time."""
         cdef const Level* L = &self.levels[self.order[out.rank]]
         cdef Py_ssize_t up, u, w, nth, start, end, left, left_end, above[4], tested = 0, t
+        cdef const Level* ups[UPWARD_GROUP]
+        cdef int n_up
         cdef int64_t c, cx, cy, mask = L.mask
         cdef int32_t bits = L.wbits, a, k, n_above
         cdef uint64_t word
@@ -790,69 +794,89 @@ cdef class HierarchicalGrid(SpatialIndex):
                     tested += (end - u - 1) + (left_end - left)
         start = L.cell_start[L.word_rank[out.w0]]
         end = L.cell_start[L.word_rank[out.w1]]
+        n_up = 0
         for up in range(out.rank + 1, self.n_levels):
             if self.levels[self.order[up]].n:
-                t = self._upward_pairs(start, end, L, &self.levels[self.order[up]], out)
+                ups[n_up] = &self.levels[self.order[up]]
+                n_up += 1
+            if n_up == UPWARD_GROUP or (n_up and up == self.n_levels - 1):
+                t = self._upward_pairs(start, end, L, ups, n_up, out)
                 if t < 0:
                     return
                 tested += t
+                n_up = 0
         out.tested = tested
 
     cdef Py_ssize_t _upward_pairs(self, Py_ssize_t start, Py_ssize_t end, const Level* L,
-                                  const Level* M, PairChunk* out) noexcept nogil:
-        """Test L's packed objects start .. end-1 against the coarser level M: each
-        against the objects of M's cells that can reach it. Returns the number of
-        tests, -1 if out of memory."""
-        # M's objects reach at most M.reach past their cell's corner (padded for
-        # the shaved sides and rounding).
-        cdef double pad = M.reach * 1.001, inv = M.inv, cover_inv = M.cover_inv
-        cdef int64_t mask = M.mask, side = M.mask + 1, ux0, ux1, uy, uy0, uy1, row, lo, hi
-        cdef int64_t cover_mask = ((<int64_t>1) << M.cover_bits) - 1, sx, sy, sx0, sx1, sy0, sy1, b
-        cdef int32_t bits = M.wbits, cover_bits = M.cover_bits
+                                  const Level** ups, int n_up, PairChunk* out) noexcept nogil:
+        """Test L's packed objects start .. end-1 against the coarser levels ups:
+        each object, skipped where the cover bitmap says nothing can reach it,
+        against the objects of the cells that can. One pass over L's objects for
+        several levels. Returns the number of tests, -1 if out of memory."""
+        cdef const Level* M
+        cdef double pad
+        cdef int64_t mask, side, ux0, ux1, uy, uy0, uy1, row, lo, hi
+        cdef int64_t cover_mask, sx, sy, sx0, sx1, sy0, sy1, b
+        cdef int32_t bits, a
         cdef Py_ssize_t u, tested = 0, v, e, t = 0
+        cdef const Shape* shape
         cdef Box box
         cdef bint covered
+        cdef int m
         for u in range(start, end):
-            shape_box(&L.packed[u], &box)
-            sx0 = floor_int(box.minx * cover_inv)
-            sx1 = floor_int(box.maxx * cover_inv)
-            sy0 = floor_int(box.miny * cover_inv)
-            sy1 = floor_int(box.maxy * cover_inv)
-            if (sx1 - sx0 + 1) * (sy1 - sy0 + 1) <= COVER_CHECKS:
-                covered = False
-                for sy in range(sy0, sy1 + 1):
-                    for sx in range(sx0, sx1 + 1):
-                        b = ((sy & cover_mask) << cover_bits) | (sx & cover_mask)
-                        covered = covered | ((M.cover[b >> 6] >> (b & 63)) & 1)
-                if not covered:
-                    continue
-            ux0 = floor_int((box.minx - pad) * inv)
-            ux1 = floor_int(box.maxx * inv)
-            uy0 = floor_int((box.miny - pad) * inv)
-            uy1 = floor_int(box.maxy * inv)
-            if ux1 - ux0 >= side:
-                ux1 = ux0 + side - 1
-            if uy1 - uy0 >= side:
-                uy1 = uy0 + side - 1
-            lo = ux0 & mask
-            hi = ux1 & mask
-            for uy in range(uy0, uy1 + 1):
-                row = (uy & mask) << bits
-                if lo <= hi:
-                    v = run_begin(M, row | lo)
-                    e = run_begin(M, (row | hi) + 1)
-                    t |= test_run(&L.packed[u], &box, L.packed_id[u], M, v, e, out)
-                    tested += e - v
-                else:
-                    # The window wraps around the table: its right part, then its left.
-                    v = run_begin(M, row | lo)
-                    e = run_begin(M, row + side)
-                    t |= test_run(&L.packed[u], &box, L.packed_id[u], M, v, e, out)
-                    tested += e - v
-                    v = run_begin(M, row)
-                    e = run_begin(M, (row | hi) + 1)
-                    t |= test_run(&L.packed[u], &box, L.packed_id[u], M, v, e, out)
-                    tested += e - v
+            shape = &L.packed[u]
+            a = L.packed_id[u]
+            shape_box(shape, &box)
+            for m in range(n_up):
+                M = ups[m]
+                cover_mask = ((<int64_t>1) << M.cover_bits) - 1
+                sx0 = floor_int(box.minx * M.cover_inv)
+                sx1 = floor_int(box.maxx * M.cover_inv)
+                sy0 = floor_int(box.miny * M.cover_inv)
+                sy1 = floor_int(box.maxy * M.cover_inv)
+                if (sx1 - sx0 + 1) * (sy1 - sy0 + 1) <= COVER_CHECKS:
+                    covered = False
+                    for sy in range(sy0, sy1 + 1):
+                        for sx in range(sx0, sx1 + 1):
+                            b = ((sy & cover_mask) << M.cover_bits) | (sx & cover_mask)
+                            covered = covered | ((M.cover[b >> 6] >> (b & 63)) & 1)
+                    if not covered:
+                        continue
+                # M's objects reach at most M.reach past their cell's corner
+                # (padded for the shaved sides and rounding). The sub-cells are
+                # COVER_SPLIT (a power of two) to a cell, so the cells of the
+                # box's max corner follow from its sub-cells exactly.
+                pad = M.reach * 1.001
+                mask = M.mask
+                side = mask + 1
+                bits = M.wbits
+                ux0 = floor_int((box.minx - pad) * M.inv)
+                uy0 = floor_int((box.miny - pad) * M.inv)
+                ux1 = sx1 >> COVER_SHIFT
+                uy1 = sy1 >> COVER_SHIFT
+                if ux1 - ux0 >= side:
+                    ux1 = ux0 + side - 1
+                if uy1 - uy0 >= side:
+                    uy1 = uy0 + side - 1
+                lo = ux0 & mask
+                hi = ux1 & mask
+                for uy in range(uy0, uy1 + 1):
+                    row = (uy & mask) << bits
+                    if lo <= hi:
+                        v = run_begin(M, row | lo)
+                        e = run_begin(M, (row | hi) + 1)
+                        t |= test_run(shape, &box, a, M, v, e, out)
+                        tested += e - v
+                    else:
+                        # The window wraps around the table: its right part, then its left.
+                        v = run_begin(M, row | lo)
+                        e = run_begin(M, row + side)
+                        t |= test_run(shape, &box, a, M, v, e, out)
+                        tested += e - v
+                        v = run_begin(M, row)
+                        e = run_begin(M, (row | hi) + 1)
+                        t |= test_run(shape, &box, a, M, v, e, out)
+                        tested += e - v
             if t < 0:
                 return -1
         return tested
