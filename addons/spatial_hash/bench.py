@@ -31,9 +31,12 @@ def progress(text):
     print(text, file=sys.stderr, flush=True)
 
 
+ROUNDS = 3
+
+
 def time_method(method_cls, scene, frames):
-    """Median ms/frame over `frames` frames after one warm-up frame, and the
-    method's pairs on the last frame in canonical form."""
+    """ms per frame for `frames` frames after one warm-up frame, and the method's
+    pairs on the last frame in canonical form."""
     scene = scene.copy()
     method = method_cls()
     method.setup(scene)
@@ -44,26 +47,47 @@ def time_method(method_cls, scene, frames):
         start = time.perf_counter()
         scene.step()
         result = method.frame(scene)
-        times.append(time.perf_counter() - start)
-    return 1e3 * statistics.median(times), method.canonical(result)
+        times.append(1e3 * (time.perf_counter() - start))
+    return times, method.canonical(result)
 
 
 def run(sizes, methods, frames, full):
+    """Time every method on every scene: the median of `frames` frames, taken in
+    ROUNDS rounds over the whole plan, so that a spell of interference from the
+    rest of the machine lands on a few frames of many methods rather than on all
+    frames of one."""
+    def cap(method):
+        return method.max_n_full if full else method.max_n
+
     plan = [(name, n, m) for name, ns in sizes.items() for n in ns for m in methods]
+    counted = [(name, n, m) for name, n, m in plan if cap(m) is None or n <= cap(m)]
+    times = {key: [] for key in counted}
+    last_pairs = {}
+    made = {}         # each scene is generated once; every run starts from a copy
+    rounds = min(ROUNDS, frames)
+    for r in range(rounds):
+        share = frames // rounds + (1 if r < frames % rounds else 0)
+        for step, key in enumerate(counted, 1):
+            name, n, method = key
+            label = f"[round {r + 1}/{rounds}: {step:>2}/{len(counted)}] {name:<9} N={n:>9,} {method.name:<46}"
+            if (name, n) not in made:
+                made[(name, n)] = scenes.SCENES[name](n)
+            frame_times, last_pairs[key] = time_method(method, made[(name, n)], share)
+            times[key] += frame_times
+            progress(f"{label} {statistics.median(frame_times):10.2f} ms/frame")
     records = []
     agreement = []
-    for step, (name, n, method) in enumerate(plan, 1):
-        cap = method.max_n_full if full else method.max_n
-        label = f"[{step:>2}/{len(plan)}] {name:<9} N={n:>9,} {method.name:<46}"
-        if cap is not None and n > cap:
-            progress(f"{label} skipped (too slow above N={cap:,}; --full raises the cap)")
+    for name, n, method in plan:
+        key = (name, n, method)
+        if key not in times:
+            progress(f"{name:<9} N={n:>9,} {method.name:<46} skipped (too slow above "
+                     f"N={cap(method):,}; --full raises the cap)")
             records.append({"scene": name, "n": n, "method": method.name, "skipped": True})
             continue
-        scene = scenes.SCENES[name](n)
-        ms, pairs = time_method(method, scene, frames)
-        progress(f"{label} {ms:10.2f} ms/frame  {len(pairs):,} pairs")
+        pairs = last_pairs[key]
         records.append({"scene": name, "n": n, "method": method.name, "peer": method.peer,
-                        "ms_per_frame": ms, "pairs": int(len(pairs)), "skipped": False})
+                        "ms_per_frame": statistics.median(times[key]), "frame_ms": times[key],
+                        "pairs": int(len(pairs)), "skipped": False})
         agreement.append((name, n, method.name, pairs))
     return records, check_agreement(agreement)
 
