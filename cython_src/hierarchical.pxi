@@ -32,11 +32,12 @@ ctypedef struct Level:
     Py_ssize_t packed_cap
     Py_ssize_t cell_start_cap
     Py_ssize_t word_rank_cap
-    # Also filled by the pair pass, for levels with finer levels below them: one
-    # bit per sub-cell (COVER_SPLIT per cell side, wrapped into a square table of
-    # 1 << cover_bits per side) set where some object's box reaches. A finer
-    # object whose sub-cells are all clear can meet none of the level's objects,
-    # so its upward search skips the level.
+    # Also filled by the pair pass, for levels with more objects in finer levels
+    # than their own (cover_bits is 0 for the others): one bit per sub-cell
+    # (COVER_SPLIT per cell side, wrapped into a square table of 1 << cover_bits
+    # per side) set where some object's box reaches. A finer object whose
+    # sub-cells are all clear can meet none of the level's objects, so its
+    # upward search skips the level.
     uint64_t* cover
     Py_ssize_t cover_cap
     int32_t cover_bits
@@ -64,6 +65,7 @@ cdef enum:
     UPWARD_GROUP = 8              # coarser levels searched in one pass over a chunk
     COVER_BITS_PER_OBJECT = 128   # sparse enough that wrapping seldom aliases
     COVER_CHECKS = 16             # a finer object over more sub-cells skips the filter
+    COVER_MAX_BITS = 12           # at most 4096 x 4096 sub-cells (2 MB) per level
 
 
 cdef inline Py_ssize_t occupancy_words(int32_t wbits) noexcept nogil:
@@ -510,11 +512,6 @@ cdef class HierarchicalGrid(SpatialIndex):
     cdef void _detach(self, int32_t i) noexcept nogil:
         self._leave_level(i)
 
-    cdef void _prefetch_move(self, int32_t i) noexcept nogil:
-        # The object's cell list head: its new cell is almost always the same or
-        # a neighbouring one.
-        prefetch(&self.levels[self.level_of[i]].head[self.cell_of[i]])
-
     cdef void _reset(self) noexcept nogil:
         cdef Py_ssize_t k
         for k in range(self.n_levels):
@@ -647,18 +644,17 @@ cdef class HierarchicalGrid(SpatialIndex):
 
     cdef int _cover(self, Level* M) noexcept nogil:
         """Set M's cover bits: every sub-cell each of its objects' boxes overlaps."""
-        cdef int32_t bits = 1
+        cdef int32_t bits = 3
         cdef int64_t mask, sx, sy, sx0, sx1, sy0, sy1, b
         cdef Py_ssize_t k, words
         cdef Box box
-        while (<Py_ssize_t>1) << (2 * bits) < COVER_BITS_PER_OBJECT * M.n and bits < 15:
+        while (<Py_ssize_t>1) << (2 * bits) < COVER_BITS_PER_OBJECT * M.n and bits < COVER_MAX_BITS:
             bits += 1
-        words = occupancy_words(bits) if bits >= 3 else 1
+        words = occupancy_words(bits)
         if grow_array(<void**>&M.cover, &M.cover_cap, words, sizeof(uint64_t)) < 0:
             return -1
         memset(M.cover, 0, words * sizeof(uint64_t))
         M.cover_bits = bits
-        M.cover_inv = M.inv * COVER_SPLIT
         mask = ((<int64_t>1) << bits) - 1
         for k in range(M.n):
             shape_box(&M.packed[k], &box)
@@ -685,15 +681,20 @@ cdef class HierarchicalGrid(SpatialIndex):
         cdef Py_ssize_t r, k, n_chunks = 0, pieces, words, total = 0, tested = 0
         cdef PairChunk* chunk
         cdef int failed = 0
-        cdef bint finer = False
+        cdef Py_ssize_t finer = 0
+        cdef Level* M
         for r in range(self.n_levels):
             if self.levels[r].n and self._pack(&self.levels[r]) < 0:
                 return -1
         for r in range(self.n_levels):
-            if self.levels[self.order[r]].n:
-                if finer and self._cover(&self.levels[self.order[r]]) < 0:
-                    return -1
-                finer = True
+            M = &self.levels[self.order[r]]
+            # A cover costs a few bits per object of its level and saves a window
+            # search per finer object it turns away: built only where those are many.
+            M.cover_inv = M.inv * COVER_SPLIT
+            M.cover_bits = 0
+            if M.n and finer >= M.n and self._cover(M) < 0:
+                return -1
+            finer += M.n
         for r in range(self.n_levels):
             if self.levels[self.order[r]].n == 0:
                 continue
@@ -834,7 +835,7 @@ cdef class HierarchicalGrid(SpatialIndex):
                 sx1 = floor_int(box.maxx * M.cover_inv)
                 sy0 = floor_int(box.miny * M.cover_inv)
                 sy1 = floor_int(box.maxy * M.cover_inv)
-                if (sx1 - sx0 + 1) * (sy1 - sy0 + 1) <= COVER_CHECKS:
+                if M.cover_bits and (sx1 - sx0 + 1) * (sy1 - sy0 + 1) <= COVER_CHECKS:
                     covered = False
                     for sy in range(sy0, sy1 + 1):
                         for sx in range(sx0, sx1 + 1):

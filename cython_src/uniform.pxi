@@ -434,7 +434,7 @@ cdef class UniformGrid(SpatialIndex):
         object's own first column or row. So each object is met once, with no
         stamps to read or write."""
         cdef Entry* e = entries_of(&self.buckets[b])
-        cdef int32_t j, i
+        cdef int32_t j
         for j in range(self.buckets[b].n):
             if e[j].member & edge == edge:
                 self._take(q, e[j].obj)
