@@ -60,10 +60,10 @@ cdef enum:
     # whatever the thread count, so the order of the pairs never depends on it;
     # several chunks a thread keep a crowded stretch from stalling one.
     LEVEL_CHUNKS = 32
-    COVER_SHIFT = 2
+    COVER_SHIFT = 3
     COVER_SPLIT = 1 << COVER_SHIFT  # sub-cells per cell side in the cover bitmap
     UPWARD_GROUP = 8              # coarser levels searched in one pass over a chunk
-    COVER_BITS_PER_OBJECT = 128   # sparse enough that wrapping seldom aliases
+    COVER_BITS_PER_OBJECT = 512   # sparse enough that wrapping seldom aliases
     COVER_CHECKS = 16             # a finer object over more sub-cells skips the filter
     COVER_MAX_BITS = 12           # at most 4096 x 4096 sub-cells (2 MB) per level
 
