@@ -60,8 +60,7 @@ cdef enum:
     # whatever the thread count, so the order of the pairs never depends on it;
     # several chunks a thread keep a crowded stretch from stalling one.
     LEVEL_CHUNKS = 32
-    COVER_SHIFT = 3
-    COVER_SPLIT = 1 << COVER_SHIFT  # sub-cells per cell side in the cover bitmap
+    COVER_SPLIT = 8               # sub-cells per cell side in the cover bitmap
     UPWARD_GROUP = 8              # coarser levels searched in one pass over a chunk
     COVER_BITS_PER_OBJECT = 512   # sparse enough that wrapping seldom aliases
     COVER_CHECKS = 16             # a finer object over more sub-cells skips the filter
@@ -100,6 +99,8 @@ ctypedef struct PairChunk:
     Py_ssize_t cap
     Py_ssize_t tested
     int failed
+    int64_t* passed          # scratch of the upward search: (object, level) pairs
+    Py_ssize_t passed_cap
 
 
 cdef inline Py_ssize_t test_run(const Shape* shape, const Box* box, int32_t a, const Level* M,
@@ -216,6 +217,7 @@ cdef class HierarchicalGrid(SpatialIndex):
             free(self.levels[k].packed_id)
         for k in range(self.chunks_ready):
             free(self.chunks[k].pairs)
+            free(self.chunks[k].passed)
         free(self.chunks)
         free(self.new_cell)
         free(self.levels)
@@ -708,6 +710,8 @@ cdef class HierarchicalGrid(SpatialIndex):
                 if n_chunks >= self.chunks_ready:
                     chunk.pairs = NULL
                     chunk.cap = 0
+                    chunk.passed = NULL
+                    chunk.passed_cap = 0
                     self.chunks_ready += 1
                 chunk.rank = r
                 chunk.w0 = words * k // pieces
@@ -811,73 +815,90 @@ cdef class HierarchicalGrid(SpatialIndex):
     cdef Py_ssize_t _upward_pairs(self, Py_ssize_t start, Py_ssize_t end, const Level* L,
                                   const Level** ups, int n_up, PairChunk* out) noexcept nogil:
         """Test L's packed objects start .. end-1 against the coarser levels ups:
-        each object, skipped where the cover bitmap says nothing can reach it,
-        against the objects of the cells that can. One pass over L's objects for
-        several levels. Returns the number of tests, -1 if out of memory."""
+        each object against the objects of the cells that can reach it, unless
+        the level's cover bitmap says none can. Two passes: the cheap cover test
+        of every object and level, noting the (object, level) pairs that pass;
+        then their searches, in the same order. Returns the number of tests, -1
+        if out of memory."""
         cdef const Level* M
         cdef double pad
         cdef int64_t mask, side, ux0, ux1, uy, uy0, uy1, row, lo, hi
-        cdef int64_t cover_mask, sx, sy, sx0, sx1, sy0, sy1, b
+        cdef int64_t sx, sy, sx0, sx1, sy0, sy1, b
         cdef int32_t bits, a
-        cdef Py_ssize_t u, tested = 0, v, e, t = 0
+        cdef Py_ssize_t u, j, n_passed = 0, tested = 0, v, e, t = 0
         cdef const Shape* shape
         cdef Box box
-        cdef bint covered
-        cdef int m
+        cdef int covered, m
+        # The covers' parameters, copied where no write through `out` can alias them.
+        cdef const uint64_t* cover[UPWARD_GROUP]
+        cdef double cover_inv[UPWARD_GROUP]
+        cdef int64_t cover_mask[UPWARD_GROUP]
+        cdef int32_t cover_bits[UPWARD_GROUP]
+        if grow_array(<void**>&out.passed, &out.passed_cap, (end - start) * n_up,
+                      sizeof(int64_t)) < 0:
+            out.failed = 1
+            return -1
+        for m in range(n_up):
+            cover[m] = ups[m].cover
+            cover_inv[m] = ups[m].cover_inv
+            cover_bits[m] = ups[m].cover_bits
+            cover_mask[m] = ((<int64_t>1) << ups[m].cover_bits) - 1
         for u in range(start, end):
+            shape_box(&L.packed[u], &box)
+            for m in range(n_up):
+                covered = 1
+                if cover_bits[m]:
+                    sx0 = floor_int(box.minx * cover_inv[m])
+                    sx1 = floor_int(box.maxx * cover_inv[m])
+                    sy0 = floor_int(box.miny * cover_inv[m])
+                    sy1 = floor_int(box.maxy * cover_inv[m])
+                    if (sx1 - sx0 + 1) * (sy1 - sy0 + 1) <= COVER_CHECKS:
+                        covered = 0
+                        for sy in range(sy0, sy1 + 1):
+                            for sx in range(sx0, sx1 + 1):
+                                b = ((sy & cover_mask[m]) << cover_bits[m]) | (sx & cover_mask[m])
+                                covered = covered | ((cover[m][b >> 6] >> (b & 63)) & 1)
+                out.passed[n_passed] = (u - start) * UPWARD_GROUP + m
+                n_passed += covered
+        for j in range(n_passed):
+            u = start + out.passed[j] // UPWARD_GROUP
+            M = ups[out.passed[j] % UPWARD_GROUP]
             shape = &L.packed[u]
             a = L.packed_id[u]
             shape_box(shape, &box)
-            for m in range(n_up):
-                M = ups[m]
-                cover_mask = ((<int64_t>1) << M.cover_bits) - 1
-                sx0 = floor_int(box.minx * M.cover_inv)
-                sx1 = floor_int(box.maxx * M.cover_inv)
-                sy0 = floor_int(box.miny * M.cover_inv)
-                sy1 = floor_int(box.maxy * M.cover_inv)
-                if M.cover_bits and (sx1 - sx0 + 1) * (sy1 - sy0 + 1) <= COVER_CHECKS:
-                    covered = False
-                    for sy in range(sy0, sy1 + 1):
-                        for sx in range(sx0, sx1 + 1):
-                            b = ((sy & cover_mask) << M.cover_bits) | (sx & cover_mask)
-                            covered = covered | ((M.cover[b >> 6] >> (b & 63)) & 1)
-                    if not covered:
-                        continue
-                # M's objects reach at most M.reach past their cell's corner
-                # (padded for the shaved sides and rounding). The sub-cells are
-                # COVER_SPLIT (a power of two) to a cell, so the cells of the
-                # box's max corner follow from its sub-cells exactly.
-                pad = M.reach * 1.001
-                mask = M.mask
-                side = mask + 1
-                bits = M.wbits
-                ux0 = floor_int((box.minx - pad) * M.inv)
-                uy0 = floor_int((box.miny - pad) * M.inv)
-                ux1 = sx1 >> COVER_SHIFT
-                uy1 = sy1 >> COVER_SHIFT
-                if ux1 - ux0 >= side:
-                    ux1 = ux0 + side - 1
-                if uy1 - uy0 >= side:
-                    uy1 = uy0 + side - 1
-                lo = ux0 & mask
-                hi = ux1 & mask
-                for uy in range(uy0, uy1 + 1):
-                    row = (uy & mask) << bits
-                    if lo <= hi:
-                        v = run_begin(M, row | lo)
-                        e = run_begin(M, (row | hi) + 1)
-                        t |= test_run(shape, &box, a, M, v, e, out)
-                        tested += e - v
-                    else:
-                        # The window wraps around the table: its right part, then its left.
-                        v = run_begin(M, row | lo)
-                        e = run_begin(M, row + side)
-                        t |= test_run(shape, &box, a, M, v, e, out)
-                        tested += e - v
-                        v = run_begin(M, row)
-                        e = run_begin(M, (row | hi) + 1)
-                        t |= test_run(shape, &box, a, M, v, e, out)
-                        tested += e - v
+            # M's objects reach at most M.reach past their cell's corner (padded
+            # for the shaved sides and rounding).
+            pad = M.reach * 1.001
+            mask = M.mask
+            side = mask + 1
+            bits = M.wbits
+            ux0 = floor_int((box.minx - pad) * M.inv)
+            uy0 = floor_int((box.miny - pad) * M.inv)
+            ux1 = floor_int(box.maxx * M.inv)
+            uy1 = floor_int(box.maxy * M.inv)
+            if ux1 - ux0 >= side:
+                ux1 = ux0 + side - 1
+            if uy1 - uy0 >= side:
+                uy1 = uy0 + side - 1
+            lo = ux0 & mask
+            hi = ux1 & mask
+            for uy in range(uy0, uy1 + 1):
+                row = (uy & mask) << bits
+                if lo <= hi:
+                    v = run_begin(M, row | lo)
+                    e = run_begin(M, (row | hi) + 1)
+                    t |= test_run(shape, &box, a, M, v, e, out)
+                    tested += e - v
+                else:
+                    # The window wraps around the table: its right part, then its left.
+                    v = run_begin(M, row | lo)
+                    e = run_begin(M, row + side)
+                    t |= test_run(shape, &box, a, M, v, e, out)
+                    tested += e - v
+                    v = run_begin(M, row)
+                    e = run_begin(M, (row | hi) + 1)
+                    t |= test_run(shape, &box, a, M, v, e, out)
+                    tested += e - v
             if t < 0:
                 return -1
         return tested
