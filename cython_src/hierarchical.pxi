@@ -817,15 +817,17 @@ cdef class HierarchicalGrid(SpatialIndex):
         """Test L's packed objects start .. end-1 against the coarser levels ups:
         each object against the objects of the cells that can reach it, unless
         the level's cover bitmap says none can. Two passes: the cheap cover test
-        of every object and level, noting the (object, level) pairs that pass;
-        then their searches, in the same order. Returns the number of tests, -1
-        if out of memory."""
+        of every object and level, noting the objects that pass for each level;
+        then their searches, level by level. Returns the number of tests, -1 if
+        out of memory."""
         cdef const Level* M
         cdef double pad
         cdef int64_t mask, side, ux0, ux1, uy, uy0, uy1, row, lo, hi
         cdef int64_t sx, sy, sx0, sx1, sy0, sy1, b
         cdef int32_t bits, a
-        cdef Py_ssize_t u, j, n_passed = 0, tested = 0, v, e, t = 0
+        cdef Py_ssize_t u, j, n = end - start, tested = 0, v, e, t = 0
+        cdef Py_ssize_t n_passed[UPWARD_GROUP]
+        cdef const int64_t* passed
         cdef const Shape* shape
         cdef Box box
         cdef int covered, m
@@ -834,11 +836,11 @@ cdef class HierarchicalGrid(SpatialIndex):
         cdef double cover_inv[UPWARD_GROUP]
         cdef int64_t cover_mask[UPWARD_GROUP]
         cdef int32_t cover_bits[UPWARD_GROUP]
-        if grow_array(<void**>&out.passed, &out.passed_cap, (end - start) * n_up,
-                      sizeof(int64_t)) < 0:
+        if grow_array(<void**>&out.passed, &out.passed_cap, n * n_up, sizeof(int64_t)) < 0:
             out.failed = 1
             return -1
         for m in range(n_up):
+            n_passed[m] = 0
             cover[m] = ups[m].cover
             cover_inv[m] = ups[m].cover_inv
             cover_bits[m] = ups[m].cover_bits
@@ -858,49 +860,51 @@ cdef class HierarchicalGrid(SpatialIndex):
                             for sx in range(sx0, sx1 + 1):
                                 b = ((sy & cover_mask[m]) << cover_bits[m]) | (sx & cover_mask[m])
                                 covered = covered | ((cover[m][b >> 6] >> (b & 63)) & 1)
-                out.passed[n_passed] = (u - start) * UPWARD_GROUP + m
-                n_passed += covered
-        for j in range(n_passed):
-            u = start + out.passed[j] // UPWARD_GROUP
-            M = ups[out.passed[j] % UPWARD_GROUP]
-            shape = &L.packed[u]
-            a = L.packed_id[u]
-            shape_box(shape, &box)
+                out.passed[m * n + n_passed[m]] = u
+                n_passed[m] += covered
+        for m in range(n_up):
+            M = ups[m]
             # M's objects reach at most M.reach past their cell's corner (padded
             # for the shaved sides and rounding).
             pad = M.reach * 1.001
             mask = M.mask
             side = mask + 1
             bits = M.wbits
-            ux0 = floor_int((box.minx - pad) * M.inv)
-            uy0 = floor_int((box.miny - pad) * M.inv)
-            ux1 = floor_int(box.maxx * M.inv)
-            uy1 = floor_int(box.maxy * M.inv)
-            if ux1 - ux0 >= side:
-                ux1 = ux0 + side - 1
-            if uy1 - uy0 >= side:
-                uy1 = uy0 + side - 1
-            lo = ux0 & mask
-            hi = ux1 & mask
-            for uy in range(uy0, uy1 + 1):
-                row = (uy & mask) << bits
-                if lo <= hi:
-                    v = run_begin(M, row | lo)
-                    e = run_begin(M, (row | hi) + 1)
-                    t |= test_run(shape, &box, a, M, v, e, out)
-                    tested += e - v
-                else:
-                    # The window wraps around the table: its right part, then its left.
-                    v = run_begin(M, row | lo)
-                    e = run_begin(M, row + side)
-                    t |= test_run(shape, &box, a, M, v, e, out)
-                    tested += e - v
-                    v = run_begin(M, row)
-                    e = run_begin(M, (row | hi) + 1)
-                    t |= test_run(shape, &box, a, M, v, e, out)
-                    tested += e - v
-            if t < 0:
-                return -1
+            passed = out.passed + m * n
+            for j in range(n_passed[m]):
+                u = passed[j]
+                shape = &L.packed[u]
+                a = L.packed_id[u]
+                shape_box(shape, &box)
+                ux0 = floor_int((box.minx - pad) * M.inv)
+                uy0 = floor_int((box.miny - pad) * M.inv)
+                ux1 = floor_int(box.maxx * M.inv)
+                uy1 = floor_int(box.maxy * M.inv)
+                if ux1 - ux0 >= side:
+                    ux1 = ux0 + side - 1
+                if uy1 - uy0 >= side:
+                    uy1 = uy0 + side - 1
+                lo = ux0 & mask
+                hi = ux1 & mask
+                for uy in range(uy0, uy1 + 1):
+                    row = (uy & mask) << bits
+                    if lo <= hi:
+                        v = run_begin(M, row | lo)
+                        e = run_begin(M, (row | hi) + 1)
+                        t |= test_run(shape, &box, a, M, v, e, out)
+                        tested += e - v
+                    else:
+                        # The window wraps around the table: its right part, then its left.
+                        v = run_begin(M, row | lo)
+                        e = run_begin(M, row + side)
+                        t |= test_run(shape, &box, a, M, v, e, out)
+                        tested += e - v
+                        v = run_begin(M, row)
+                        e = run_begin(M, (row | hi) + 1)
+                        t |= test_run(shape, &box, a, M, v, e, out)
+                        tested += e - v
+                if t < 0:
+                    return -1
         return tested
 
     # -------------------------------------------------------------- extras
