@@ -84,6 +84,7 @@ cdef class SpatialIndex:
     """
     cdef Body* body
     cdef uint32_t* stamp
+    cdef uint8_t* live          # 1 per live id: body.kind != SHAPE_FREE, packed for batch checks
     cdef int32_t* free_ids
     cdef Py_ssize_t obj_cap, obj_hi, n_live, n_free
     cdef list handles
@@ -103,6 +104,7 @@ cdef class SpatialIndex:
     def __dealloc__(self):
         free(self.body)
         free(self.stamp)
+        free(self.live)
         free(self.free_ids)
         free(self.out)
         free(self.pair_buf)
@@ -182,6 +184,7 @@ cdef class SpatialIndex:
         # Every array grows to new_cap; obj_cap moves only once all of them have.
         c = cap; ok = grow_array(<void**>&self.body, &c, new_cap, sizeof(Body)) == 0
         c = cap; ok = ok and grow_array(<void**>&self.stamp, &c, new_cap, sizeof(uint32_t)) == 0
+        c = cap; ok = ok and grow_array(<void**>&self.live, &c, new_cap, sizeof(uint8_t)) == 0
         c = cap; ok = ok and grow_array(<void**>&self.free_ids, &c, new_cap, sizeof(int32_t)) == 0
         c = self.out_cap
         ok = ok and grow_array(<void**>&self.out, &c, new_cap, sizeof(int32_t)) == 0
@@ -190,6 +193,7 @@ cdef class SpatialIndex:
         if not ok or self._grow_objects(cap, new_cap) < 0:
             return -1
         memset(self.stamp + cap, 0, (new_cap - cap) * sizeof(uint32_t))
+        memset(self.live + cap, 0, new_cap - cap)
         memset(self.body + cap, 0, (new_cap - cap) * sizeof(Body))
         self.obj_cap = new_cap
         return 0
@@ -263,6 +267,7 @@ cdef class SpatialIndex:
             self.body[i].kind = SHAPE_FREE
             raise MemoryError()
         self.handles[i] = i if handle is None else handle
+        self.live[i] = 1
         if self.n_free:
             self.n_free -= 1
         else:
@@ -313,6 +318,7 @@ cdef class SpatialIndex:
     cdef void _release(self, int32_t i) noexcept nogil:
         self._detach(i)
         self.body[i].kind = SHAPE_FREE
+        self.live[i] = 0
         self.free_ids[self.n_free] = i
         self.n_free += 1
         self.n_live -= 1
@@ -332,6 +338,7 @@ cdef class SpatialIndex:
         self._reset()
         if self.obj_cap:
             memset(self.body, 0, self.obj_cap * sizeof(Body))
+            memset(self.live, 0, self.obj_cap)
         self.obj_hi = self.n_live = self.n_free = 0
         self.handles.clear()
 
@@ -496,7 +503,7 @@ cdef class SpatialIndex:
         cdef uint32_t s = self._next_stamp()
         with nogil:
             for k in range(n):
-                if not (0 <= ids[k] < self.obj_hi) or self.body[ids[k]].kind == SHAPE_FREE:
+                if not (0 <= ids[k] < self.obj_hi and self.live[ids[k]]):
                     bad = k
                     break
                 if self.stamp[ids[k]] == s:
@@ -576,6 +583,7 @@ cdef class SpatialIndex:
         cdef list store = self.handles
         for k in range(placed):
             store[ids[k]] = ids[k] if handles is None else handles[k]
+            self.live[ids[k]] = 1
         for k in range(n - 1, placed - 1, -1):
             self.body[ids[k]].kind = SHAPE_FREE
             self.free_ids[self.n_free] = <int32_t>ids[k]
