@@ -854,7 +854,10 @@ cdef class HierarchicalGrid(SpatialIndex):
                     sx1 = floor_int(box.maxx * cover_inv[m])
                     sy0 = floor_int(box.miny * cover_inv[m])
                     sy1 = floor_int(box.maxy * cover_inv[m])
-                    if (sx1 - sx0 + 1) * (sy1 - sy0 + 1) <= COVER_CHECKS:
+                    if sx0 == sx1 and sy0 == sy1:     # most finer objects: one sub-cell
+                        b = ((sy0 & cover_mask[m]) << cover_bits[m]) | (sx0 & cover_mask[m])
+                        covered = (cover[m][b >> 6] >> (b & 63)) & 1
+                    elif (sx1 - sx0 + 1) * (sy1 - sy0 + 1) <= COVER_CHECKS:
                         covered = 0
                         for sy in range(sy0, sy1 + 1):
                             for sx in range(sx0, sx1 + 1):
