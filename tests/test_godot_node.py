@@ -234,6 +234,7 @@ BAD_CALLS = [
     ("insert_batch", (["a", "b"], [Vector2(1, 1)] * 2), "'a'"),
     ("update_batch", ([0, 77], [Vector2(0, 0)] * 2, [Vector2(1, 1)] * 2), "77"),
     ("update_batch", ([0.5], [Vector2(0, 0)], [Vector2(1, 1)]), "integers"),
+    ("update_batch", ([2, 3, 2], [Vector2(0, 0)] * 3, [Vector2(1, 1)] * 3), "repeats id 2"),
     ("remove_batch", ([3, 3],), "duplicates"),
     ("configure", (0.0, 4, False), "0.0"),
     ("configure", (64.0, 4.5, False), "4.5"),
