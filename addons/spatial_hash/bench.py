@@ -176,6 +176,13 @@ def per_object_costs(n=100_000, calls=100_000):
             "query_nearby_mean_results": found / len(corners)}
 
 
+def per_object_medians(runs=ROUNDS):
+    """per_object_costs, each figure the median of a few runs: a spell of
+    interference from the rest of the machine then spoils at most one."""
+    results = [per_object_costs() for _ in range(runs)]
+    return {key: statistics.median(r[key] for r in results) for key in results[0]}
+
+
 # (scene, N, peer, each batch method at least this many times faster)
 PEER_TARGETS = [
     ("uniform", 100_000, peers.KDTree.name, 5.0),
@@ -282,7 +289,7 @@ def main(argv=None):
     started = time.perf_counter()
     records, problems = run(sizes, peers.METHODS, frames, args.full)
     progress("timing the per-object API ...")
-    micro = per_object_costs()
+    micro = per_object_medians()
 
     print()
     print(table(records))
