@@ -129,15 +129,6 @@ cdef inline Py_ssize_t test_run(const Shape* shape, const Box* box, int32_t a, c
     return tested
 
 
-cdef inline void settle_body(const double* row, const double* radii, Py_ssize_t k,
-                             Body* b) noexcept nogil:
-    """The body of row k of a batch: a circle (center row, radii[k]) or a rect row."""
-    if radii != NULL:
-        body_from_circle(row[0], row[1], radii[k], b)
-    else:
-        body_from_rect(row[0], row[1], row[2], row[3], b)
-
-
 cdef inline double longest_side(const Box* b) noexcept nogil:
     # Slightly under the true side, so equal objects whose widths differ by a
     # rounding error share a level; the sqrt(factor) margin dwarfs the difference.
@@ -471,9 +462,7 @@ cdef class HierarchicalGrid(SpatialIndex):
         changed are relinked and the rest move one by one. The result is the
         same for any thread count."""
         cdef Py_ssize_t k, n = ids.shape[0], growths = self.growths
-        cdef const double* xy = &rows[0, 0] if n else NULL
-        cdef const double* rad = &radii[0] if radii.shape[0] else NULL
-        cdef Py_ssize_t width = rows.shape[1]
+        cdef Rows r = rows_of(rows, radii)
         cdef int32_t i, c
         cdef Level* L
         cdef Body b
@@ -481,10 +470,10 @@ cdef class HierarchicalGrid(SpatialIndex):
             return -1
         if self.threads == 1:
             for k in range(n):
-                self.new_cell[k] = self._settle_row(<int32_t>ids[k], xy + k * width, rad, k)
+                self.new_cell[k] = self._settle_row(<int32_t>ids[k], &r, k)
         else:
             for k in prange(n, num_threads=self.threads, schedule="static"):
-                self.new_cell[k] = self._settle_row(<int32_t>ids[k], xy + k * width, rad, k)
+                self.new_cell[k] = self._settle_row(<int32_t>ids[k], &r, k)
         for k in range(n):
             if k + MOVE_LOOKAHEAD < n and self.new_cell[k + MOVE_LOOKAHEAD] >= 0:
                 i = <int32_t>ids[k + MOVE_LOOKAHEAD]
@@ -500,15 +489,14 @@ cdef class HierarchicalGrid(SpatialIndex):
                     self._pop_cell(L, i)
                     self._push_cell(L, i, c)
             else:
-                settle_body(xy + k * width, rad, k, &b)
+                body_of_row(&r, k, &b)
                 if self._move(i, &b) < 0:
                     return -1
         return 0
 
-    cdef inline int32_t _settle_row(self, int32_t i, const double* row, const double* radii,
-                                    Py_ssize_t k) noexcept nogil:
+    cdef inline int32_t _settle_row(self, int32_t i, const Rows* r, Py_ssize_t k) noexcept nogil:
         cdef Body b
-        settle_body(row, radii, k, &b)
+        body_of_row(r, k, &b)
         return self._settle(i, &b)
 
     cdef void _detach(self, int32_t i) noexcept nogil:

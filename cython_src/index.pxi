@@ -75,6 +75,30 @@ cdef inline int body_from_circle(double x, double y, double r, Body* b) noexcept
     return box_from_circle(x, y, r, &b.circle, &b.box)
 
 
+ctypedef struct Rows:
+    # A batch's rows as plain pointers (cheap to hand to a loop on many threads):
+    # rect rows (x, y, w, h), or circle centers (x, y) with one radius each.
+    const double* values
+    Py_ssize_t width
+    const double* radii     # NULL for rects
+
+
+cdef inline Rows rows_of(const double[:, ::1] rows, const double[::1] radii) noexcept nogil:
+    cdef Rows r
+    r.values = &rows[0, 0] if rows.shape[0] else NULL
+    r.width = rows.shape[1]
+    r.radii = &radii[0] if radii.shape[0] else NULL
+    return r
+
+
+cdef inline void body_of_row(const Rows* r, Py_ssize_t k, Body* b) noexcept nogil:
+    cdef const double* row = r.values + k * r.width
+    if r.radii != NULL:
+        body_from_circle(row[0], row[1], r.radii[k], b)
+    else:
+        body_from_rect(row[0], row[1], row[2], row[3], b)
+
+
 cdef class SpatialIndex:
     """Base of the compiled indexes: ids, handles, validation, queries and batches.
 
@@ -599,12 +623,10 @@ cdef class SpatialIndex:
         how many were placed before memory ran out (all of them, normally)."""
         cdef Py_ssize_t k
         cdef int32_t i
+        cdef Rows r = rows_of(rows, radii)
         for k in range(ids.shape[0]):
             i = <int32_t>ids[k]
-            if radii.shape[0]:
-                body_from_circle(rows[k, 0], rows[k, 1], radii[k], &self.body[i])
-            else:
-                body_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &self.body[i])
+            body_of_row(&r, k, &self.body[i])
             if self._attach(i) < 0:
                 return k
         return ids.shape[0]
@@ -613,13 +635,11 @@ cdef class SpatialIndex:
                         const double[::1] radii) noexcept nogil:
         cdef Py_ssize_t k, n = ids.shape[0]
         cdef Body b
+        cdef Rows r = rows_of(rows, radii)
         for k in range(n):
             if k + MOVE_LOOKAHEAD < n:
                 self._prefetch_move(<int32_t>ids[k + MOVE_LOOKAHEAD])
-            if radii.shape[0]:
-                body_from_circle(rows[k, 0], rows[k, 1], radii[k], &b)
-            else:
-                body_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &b)
+            body_of_row(&r, k, &b)
             if self._move(<int32_t>ids[k], &b) < 0:
                 return -1
         return 0
