@@ -99,7 +99,8 @@ ctypedef struct PairChunk:
     Py_ssize_t cap
     Py_ssize_t tested
     int failed
-    int64_t* passed          # scratch of the upward search: (object, level) pairs
+    int64_t* passed          # scratch of the upward search: per coarser level, the
+                             # objects its cover let through
     Py_ssize_t passed_cap
 
 
