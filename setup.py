@@ -19,7 +19,9 @@ POPCNT_PROBE = ("int main(int argc, char** argv) {\n"
                 "    return __builtin_popcountll((unsigned long long)argc << 40) != 1;\n}\n")
 
 
-class BuildWithOpenMP(build_ext):
+class BuildWithProbes(build_ext):
+    """build_ext adding the OpenMP and popcnt flags where this machine takes them."""
+
     def build_extensions(self):
         if self._probe(OPENMP_PROBE, "-fopenmp"):
             for ext in self.extensions:
@@ -56,7 +58,7 @@ core = Extension(
 )
 
 setup(
-    cmdclass={"build_ext": BuildWithOpenMP},
+    cmdclass={"build_ext": BuildWithProbes},
     ext_modules=cythonize(
         [core],
         compiler_directives={

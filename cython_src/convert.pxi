@@ -14,28 +14,32 @@ cdef inline double as_number(object v, str name, str part) except? -1.0:
 
 
 cdef inline int vec2_into(object v, str name, double* x, double* y) except -1:
-    """read_vec2 into C doubles, without building a tuple for the common case."""
+    """(x, y) into C doubles from a 2-sequence or anything with .x and .y (Godot
+    Vector2)."""
     if type(v) is tuple and len(<tuple>v) == 2:
         x[0] = as_number((<tuple>v)[0], name, ".x")
         y[0] = as_number((<tuple>v)[1], name, ".y")
-    else:
-        x[0], y[0] = read_vec2(v, name)
-    return 0
+        return 0
+    if hasattr(v, "x") and hasattr(v, "y"):
+        x[0] = as_number(v.x, name, ".x")
+        y[0] = as_number(v.y, name, ".y")
+        return 0
+    if not isinstance(v, (str, bytes)):
+        try:
+            if len(v) == 2:
+                x[0] = as_number(v[0], name, ".x")
+                y[0] = as_number(v[1], name, ".y")
+                return 0
+        except TypeError:
+            pass
+    raise TypeError(f"{name} must be a Vector2 or an (x, y) pair, got {v!r}")
 
 
 cpdef tuple read_vec2(object v, str name="vector"):
     """(x, y) as floats from a 2-sequence or anything with .x and .y (Godot Vector2)."""
-    if type(v) is tuple and len(<tuple>v) == 2:
-        return (as_number((<tuple>v)[0], name, ".x"), as_number((<tuple>v)[1], name, ".y"))
-    if hasattr(v, "x") and hasattr(v, "y"):
-        return (as_number(v.x, name, ".x"), as_number(v.y, name, ".y"))
-    if not isinstance(v, (str, bytes)):
-        try:
-            if len(v) == 2:
-                return (as_number(v[0], name, ".x"), as_number(v[1], name, ".y"))
-        except TypeError:
-            pass
-    raise TypeError(f"{name} must be a Vector2 or an (x, y) pair, got {v!r}")
+    cdef double x, y
+    vec2_into(v, name, &x, &y)
+    return (x, y)
 
 
 cpdef tuple read_rect(object r, str name="bounds"):

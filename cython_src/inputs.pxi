@@ -65,10 +65,7 @@ cdef inline int box_from_circle(double x, double y, double r, Circle* c, Box* b)
     c.x = x
     c.y = y
     c.r = r
-    b.minx = x - r
-    b.miny = y - r
-    b.maxx = x + r
-    b.maxy = y + r
+    circle_bounds(x, y, r, b)
     return INPUT_OK
 
 

@@ -23,6 +23,15 @@ cdef enum ShapeKind:
     SHAPE_CIRCLE = 2
 
 
+cdef inline void circle_bounds(double x, double y, double r, Box* b) noexcept nogil:
+    """A circle's box. Every circle's box is made here, so one rebuilt from the
+    circle is bit for bit the box it had."""
+    b.minx = x - r
+    b.miny = y - r
+    b.maxx = x + r
+    b.maxy = y + r
+
+
 cdef inline bint box_overlap(const Box* a, const Box* b) noexcept nogil:
     # Bitwise, not short-circuit: candidates overlap about half the time on each
     # axis, so branches would mispredict; four compares are cheaper.
@@ -66,8 +75,8 @@ cdef inline bint bodies_touch(const Body* a, const Body* b) noexcept nogil:
 ctypedef struct Shape:
     # A body in half the space, for scans over many objects: a box as (minx,
     # miny, maxx, maxy), a circle as (x, y, r, NaN). A circle's box is rebuilt
-    # with the arithmetic that first built it, so every test answers exactly as
-    # it does on the Body.
+    # by circle_bounds, which built it first, so every test answers exactly as it
+    # does on the Body.
     double p0
     double p1
     double p2
@@ -93,10 +102,7 @@ cdef inline bint shape_is_circle(const Shape* s) noexcept nogil:
 
 cdef inline void shape_box(const Shape* s, Box* b) noexcept nogil:
     if shape_is_circle(s):
-        b.minx = s.p0 - s.p2
-        b.miny = s.p1 - s.p2
-        b.maxx = s.p0 + s.p2
-        b.maxy = s.p1 + s.p2
+        circle_bounds(s.p0, s.p1, s.p2, b)
     else:
         b[0] = (<const Box*>s)[0]
 
