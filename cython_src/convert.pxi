@@ -13,6 +13,13 @@ cdef inline double as_number(object v, str name, str part) except? -1.0:
         raise TypeError(f"{name}{part} must be a number, got {v!r}") from None
 
 
+cdef inline bint is_sequence(object v):
+    """Indexable as a sequence without side effects. Strings are not, and neither
+    is a mapping: Godot's Dictionaries answer a missing key such as 0 with null
+    or by inserting it, so indexing one could change the caller's value."""
+    return not isinstance(v, (str, bytes)) and not hasattr(v, "keys")
+
+
 cdef inline int vec2_into(object v, str name, double* x, double* y) except -1:
     """(x, y) into C doubles from a 2-sequence or anything with .x and .y (Godot
     Vector2)."""
@@ -24,7 +31,7 @@ cdef inline int vec2_into(object v, str name, double* x, double* y) except -1:
         x[0] = as_number(v.x, name, ".x")
         y[0] = as_number(v.y, name, ".y")
         return 0
-    if not isinstance(v, (str, bytes)):
+    if is_sequence(v):
         try:
             if len(v) == 2:
                 x[0] = as_number(v[0], name, ".x")
@@ -50,7 +57,7 @@ cpdef tuple read_rect(object r, str name="bounds"):
                 as_number((<tuple>r)[2], name, ".width"), as_number((<tuple>r)[3], name, ".height"))
     if hasattr(r, "position") and hasattr(r, "size"):
         return read_vec2(r.position, name + ".position") + read_vec2(r.size, name + ".size")
-    if not isinstance(r, (str, bytes)):
+    if is_sequence(r):
         try:
             if len(r) == 4:
                 return (as_number(r[0], name, ".x"), as_number(r[1], name, ".y"),

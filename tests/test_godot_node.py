@@ -35,6 +35,9 @@ class GodotObject:
     def get_instance_id(self):
         return self.instance_id
 
+    def __repr__(self):
+        return f"GodotObject({self.instance_id})"
+
 
 def new_node(**kwargs):
     errors = []
@@ -132,9 +135,9 @@ def test_batch_paths_accept_packed_array_shapes_and_match_per_object():
     expected = None
     for positions, sizes in forms:
         node, errors = new_node(cell_size=16.0)
-        ids = node.insert_batch(positions, sizes)
+        ids = node.insert_batch(positions, sizes).tolist()
         assert ids == list(range(400))
-        flat = node.get_collision_pairs_packed()
+        flat = node.get_collision_pairs_packed().tolist()
         pairs = sorted(zip(flat[0::2], flat[1::2]))
         oracle = Oracle(16.0)
         for i in range(400):
@@ -150,12 +153,17 @@ def test_batch_paths_accept_packed_array_shapes_and_match_per_object():
         assert errors == []
 
 
-def test_remove_batch_refuses_objects_added_one_at_a_time():
+def test_objects_added_one_at_a_time_can_be_removed_by_id():
     node, errors = new_node()
     node.insert(GodotObject(9), (0, 0), (1, 1))
-    before = state(node)
-    assert node.remove_batch([node.get_id(GodotObject(9))]) is False
-    assert "remove(obj)" in errors[-1] and state(node) == before
+    node.insert(5, (0, 0), (1, 1))
+    batch = node.insert_batch([(0, 0)], [(1, 1)]).tolist()
+    assert node.remove_batch([node.get_id(GodotObject(9)), node.get_id(5)])
+    assert not node.has(GodotObject(9)) and not node.has(5) and node.get_id(5) == -1
+    assert list(node.grid.ids()) == batch and node.get_collision_pairs() == []
+    assert node.insert(5, (0, 0), (1, 1))
+    assert node.get_collision_pairs_packed().tolist() == sorted([node.get_id(5), batch[0]])
+    assert errors == []
 
 
 # ---------------------------------------------------------- stats, monitors
@@ -210,7 +218,21 @@ def test_debug_geometry_and_overlay():
 # -------------------------------------------------------------- bad input
 
 BAD_CALLS = [
-    ("insert", (1, (math.nan, 0), (1, 1)), "nan"),
+    ("insert", (1, (math.nan, 0), (1, 1)), "pos.x must be a finite number, got nan"),
+    ("insert", (1, (0, 0), (1, 1), 5), "takes 3 arguments, got 4"),
+    ("insert", (1, (0, 0), (1, -1)), "size.y must be a finite number >= 0, got -1.0"),
+    ("query_range", (Rect2(0, 0, 5, 5), "no"), "exact must be true or false, got 'no'"),
+    ("query_range", (Rect2(0, 0, 5, 5), 1), "exact must be true or false, got 1"),
+    ("query_point", (Vector2(0, 0), Vector2(0, 0)), "takes 1 arguments, got 2"),
+    ("get_stats", (1,), "takes 0 arguments, got 1"),
+    ("remove_batch", ([0], 1), "takes 1 arguments, got 2"),
+    ("insert_batch", (None, None), "positions must be a PackedVector2Array or an Array of Vector2, got NoneType"),
+    ("insert_batch", ([Vector2(0, 0)],), "insert_batch(positions, sizes) takes 2 arguments, got 1"),
+    ("update_batch", (), "takes 3 arguments, got 0"),
+    ("update_batch", ([0], [Vector2(0, 0)], [Vector2(-1, 1)]), "sizes[0].x must be a finite number >= 0, got -1.0"),
+    ("remove_batch", ("0",), "ids must be a PackedInt32Array or an Array of ints, got str"),
+    ("remove", (GodotObject(4321),), None),
+    ("is_colliding", (GodotObject(4321), 1), "a GodotObject(4321) is not in this spatial hash"),
     ("insert", (1, (0, 0), (-1, 1)), "-1"),
     ("insert", (1, (0, 0)), "takes 3 arguments, got 2"),
     ("insert", (None, (0, 0), (1, 1)), "None"),
@@ -252,25 +274,219 @@ def test_bad_input_is_reported_and_changes_nothing(name, args, named):
     before = state(node)
     result = getattr(node, name)(*args)
     assert result in (False, [], {}, -1, "")
+    if named is None:       # a miss, not an error
+        assert errors == [] and node.get_last_error() == "" and state(node) == before
+        return
     assert len(errors) == 1 and named in errors[0], errors
     assert errors[0].startswith(f"SpatialHash2D.{name}") and node.get_last_error() == errors[0]
     assert state(node) == before
     assert node.get_stats()["objects"] == 4
 
 
-def test_bridge_applies_settings_and_converts_results():
-    settings = [16.0, 4, False]
+def test_bridge_converts_arguments_and_results():
     errors = []
-    bridge = NodeBridge(lambda: tuple(settings), lambda v: ("engine", v),
-                        lambda v: ("packed", v), report=errors.append)
+    bridge = NodeBridge(lambda v: v * 2 if isinstance(v, int) else v, lambda v: ("engine", v),
+                        lambda v: ("packed", list(v)), report=errors.append)
     assert bridge.call("insert", (1, (0, 0), (5, 5))) == ("engine", True)
+    assert bridge.node.has(2) and not bridge.node.has(1)       # arguments went through from_engine
     assert bridge.call("insert_batch", ([(3, 3)], [(1, 1)])) == ("packed", [1])
     assert bridge.call("get_collision_pairs_packed", ()) == ("packed", [0, 1])
-    settings[2] = True
-    assert bridge.call("get_stats", ())[1]["index"] == "hierarchical"
-    assert bridge.call("get_collision_pairs_packed", ()) == ("packed", [0, 1])
-    settings[0] = -1.0                   # rejected: the index and objects stay
-    assert bridge.call("get_stats", ())[1]["objects"] == 2
-    assert "cell_size" in errors[-1]
-    broken = NodeBridge(lambda: (16.0, 4, False), lambda v: 1 / 0, list, report=errors.append)
+    assert bridge.call("get_collision_pairs_packed", (1,)) == ("packed", [])
+    assert "takes 0 arguments, got 1" in errors[-1]
+    broken = NodeBridge(lambda v: v, lambda v: 1 / 0, list, report=errors.append)
     assert broken.call("clear", ()) is None and "cannot convert" in errors[-1]
+    unreadable = NodeBridge(lambda v: 1 / 0, lambda v: v, list, report=errors.append)
+    assert unreadable.call("query_point", ((0, 0),)) == [] and "cannot read" in errors[-1]
+
+
+# ------------------------------------------------------- exported properties
+
+@pytest.mark.parametrize("name,bad,good", [
+    ("cell_size", -5, 8), ("cell_size", math.nan, 8.0), ("cell_size", "big", 32.0),
+    ("large_object_threshold", 0, 2), ("large_object_threshold", 2.5, 8),
+    ("hierarchical", "yes", True), ("debug_draw", 1, True), ("overlay", None, True),
+])
+def test_rejected_property_is_reported_once_and_keeps_its_value(name, bad, good):
+    node, errors = new_node(cell_size=16.0)
+    node.insert(1, (0, 0), (3, 3))
+    before, kept = state(node), node.setting(name)
+    assert node.set_setting(name, bad) is False
+    assert len(errors) == 1 and name in errors[0] and repr(bad) in errors[0]
+    assert f"it stays {kept!r}" in errors[0] and node.get_last_error() == errors[0]
+    assert node.setting(name) == kept and state(node) == before
+    node.get_stats()                   # later calls do not repeat it
+    assert len(errors) == 1 and node.get_last_error() == ""
+    assert node.set_setting(name, good) and node.setting(name) == good and len(errors) == 1
+
+
+def test_index_settings_rebuild_and_a_cell_size_too_small_for_the_objects_is_refused():
+    node, errors = new_node(cell_size=16.0)
+    node.insert(1, (1e9, 0), (3, 3))
+    node.insert(2, (1e9 + 1, 1), (3, 3))
+    assert node.set_setting("hierarchical", True) and node.get_stats()["index"] == "hierarchical"
+    assert node.set_setting("hierarchical", False) and node.set_setting("cell_size", 7)
+    assert node.grid.cell_size == 7.0 and node.setting("cell_size") == 7.0
+    before = state(node)
+    assert not node.set_setting("cell_size", 1e-300)
+    assert "too far" in errors[-1] and node.setting("cell_size") == 7.0 and state(node) == before
+    assert node.get_collision_pairs() == [[1, 2]]
+
+
+# -------------------------------------------- Godot values that misbehave
+
+class Godot4Dictionary:
+    """godot-python-extension's Dictionary: __getitem__ and __len__ but no
+    __iter__, and a missing key reads as None, so anything that reads it as a
+    sequence never ends (the engine hung). Here it gives up loudly instead."""
+
+    def __init__(self, items):
+        self.items_ = dict(items)
+        self.reads = 0
+
+    def __len__(self):
+        return len(self.items_)
+
+    def __getitem__(self, key):
+        self.reads += 1
+        if self.reads > 1000:
+            raise AssertionError("read as a sequence: the engine would hang here")
+        return self.items_.get(key)
+
+    def keys(self):
+        return list(self.items_)
+
+    def __repr__(self):
+        return f"Dictionary({self.items_})"
+
+
+class Godot3Dictionary(Godot4Dictionary):
+    """pythonscript's Dictionary: reading a missing key inserts it."""
+
+    def __getitem__(self, key):
+        self.reads += 1
+        return self.items_.setdefault(key, None)
+
+
+DICTIONARY_CALLS = [
+    ("insert_batch", lambda d: (d, [Vector2(1, 1)]), "positions"),
+    ("insert_batch", lambda d: ([Vector2(1, 1)], d), "sizes"),
+    ("update_batch", lambda d: ([0], [Vector2(0, 0)], d), "sizes"),
+    ("update_batch", lambda d: (d, [Vector2(0, 0)], [Vector2(1, 1)]), "ids"),
+    ("remove_batch", lambda d: (d,), "ids"),
+    ("insert", lambda d: (1, d, (1, 1)), "pos"),
+    ("insert", lambda d: (d, (0, 0), (1, 1)), "obj"),
+    ("query_nearby", lambda d: ((0, 0), d), "size"),
+    ("query_range", lambda d: (d,), "rect"),
+    ("update", lambda d: (1, d), "bounds"),
+    ("query_radius", lambda d: (d, 3), "center"),
+    ("query_point", lambda d: (d,), "point"),
+    ("is_colliding", lambda d: (1, d), "b"),
+]
+
+
+@pytest.mark.parametrize("kind", [Godot4Dictionary, Godot3Dictionary])
+@pytest.mark.parametrize("name,args,named", DICTIONARY_CALLS,
+                         ids=[f"{c[0]}-{c[2]}" for c in DICTIONARY_CALLS])
+def test_a_dictionary_argument_is_refused_unread(kind, name, args, named):
+    node, errors = new_node()
+    node.insert(1, (0, 0), (3, 3))
+    node.insert_batch([(0, 0)], [(1, 1)])
+    before = state(node)
+    for items in ({"x": 1, "y": 2}, {0: 1, 1: 2}, {"a": 1}):
+        d = kind(items)
+        assert getattr(node, name)(*args(d)) in (False, [])
+        assert d.items_ == items and d.reads == 0          # neither read nor changed
+        assert named in errors[-1] and "Dictionary" in errors[-1]
+    assert state(node) == before
+
+
+def test_caller_arrays_are_never_modified():
+    node, errors = new_node()
+    positions = np.array([[1.0, 2.0], [3.0, 4.0]], dtype=np.float32)
+    sizes = [Vector2(1, 1), Vector2(2, 2)]
+    ids = np.array([0, 1], dtype=np.int32)
+    node.insert_batch(positions, sizes)
+    node.update_batch(ids, positions, sizes)
+    assert not node.update_batch(ids, positions, [Vector2(1, 1), Vector2(math.nan, 1)])
+    assert positions.tolist() == [[1.0, 2.0], [3.0, 4.0]] and ids.tolist() == [0, 1]
+    assert [(v.x, v.y) for v in sizes] == [(1, 1), (2, 2)]
+
+
+# ----------------------------------------------------------- freed objects
+
+class TreeNode(GodotObject):
+    """A node that can leave the tree; touching it after it is freed crashes the
+    engine (both plugins segfault converting a freed object)."""
+
+    def __init__(self, instance_id):
+        super().__init__(instance_id)
+        self.freed = False
+
+    def get_instance_id(self):
+        if self.freed:
+            raise SystemExit("signal 11: a freed object reached Python")
+        return self.instance_id
+
+
+class TreeObjects:
+    """A watcher like the engine scripts': tree_exiting calls node.forget."""
+
+    def __init__(self):
+        self.watched = {}
+
+    def watch(self, obj, instance_id):
+        self.watched[instance_id] = obj
+        return instance_id
+
+    def unwatch(self, obj, token):
+        del self.watched[token]
+
+    def describe(self, value):
+        return repr(value)
+
+    def free(self, node, obj):
+        if obj.instance_id in self.watched:      # tree_exiting
+            node.forget(obj.instance_id)
+        obj.freed = True
+
+
+@pytest.mark.parametrize("hierarchical", [False, True])
+def test_a_freed_node_leaves_the_index_and_is_never_handed_back(hierarchical):
+    errors = []
+    tree = TreeObjects()
+    node = SpatialHashNode(report=errors.append, objects=tree, hierarchical=hierarchical)
+    a, b, c = TreeNode(1), TreeNode(2), TreeNode(3)
+    for obj in (a, b, c):
+        node.insert(obj, (0, 0), (4, 4))
+    batch = node.insert_batch([(1, 1)], [(1, 1)]).tolist()
+    b_id = node.get_id(b)
+    tree.free(node, b)
+    assert sorted(tree.watched) == [1, 3]
+    pairs = node.get_collision_pairs()
+    assert b not in [o for pair in pairs for o in pair] and len(pairs) == 3
+    assert b not in node.query_nearby((0, 0), (4, 4)) and len(node.query_point((1, 1))) == 3
+    assert node.get_stats()["objects"] == 3 and b_id not in list(node.grid.ids())
+    assert not node.remove_batch([b_id]) and str(b_id) in errors[-1]
+    node.remove(a)                               # disconnects: freeing it later is harmless
+    node.remove_batch([node.get_id(c)])
+    assert tree.watched == {}
+    assert list(node.grid.ids()) == batch
+    node.insert(TreeNode(4), (0, 0), (1, 1))
+    node.clear()
+    assert tree.watched == {} and node.get_stats()["objects"] == 0
+
+
+def test_a_refused_object_leaves_nothing_behind():
+    class Refusing(TreeObjects):
+        def watch(self, obj, instance_id):
+            raise TypeError(f"obj must be an int or a Node inside the scene tree, got {obj!r}")
+
+    errors = []
+    node = SpatialHashNode(report=errors.append, objects=Refusing())
+    assert node.insert(GodotObject(5), (0, 0), (1, 1)) is False
+    assert "inside the scene tree" in errors[-1] and node.get_stats()["objects"] == 0
+
+    tree = TreeObjects()
+    node = SpatialHashNode(report=errors.append, objects=tree)
+    assert node.insert(TreeNode(6), (math.nan, 0), (1, 1)) is False
+    assert tree.watched == {} and node.get_stats()["objects"] == 0

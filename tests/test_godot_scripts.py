@@ -1,14 +1,31 @@
-"""The two engine scripts, loaded against stand-in `godot` modules shaped like
-the real plugins' (see GODOT_NOTES): they must only declare, convert and
-forward, and nothing they are handed may make them raise."""
+"""The two engine scripts, loaded against stand-in `godot` modules that behave
+like the real plugins did in real engines (Godot 3.2.3 + pythonscript 0.50,
+Godot 4.6.3 + godot-python-extension): they must only declare, convert and
+forward, nothing they are handed may make them raise, every error goes through
+the engine's own error channel, and nothing freed is ever handed back."""
+import array
+import ctypes
 import importlib.util
+import inspect
+import math
 import pathlib
 import sys
 import types
 
 import pytest
 
+from spatial_hash.node import SETTINGS, SpatialHashNode
+
 ADDON = pathlib.Path(__file__).resolve().parent.parent / "addons" / "spatial_hash"
+# The GDScript-facing methods: every public method of the node but the settings.
+API = sorted(name for name, member in vars(SpatialHashNode).items()
+             if callable(member) and not name.startswith("_")
+             and name not in {"setting", "set_setting", "configure", "forget", "grid_lines",
+                              "debug_geometry", "draw_list", "overlay_text"})
+
+
+class EngineCrash(BaseException):
+    """What the real engine did: segfault or abort (not an exception Python sees)."""
 
 
 class Vector2:
@@ -21,14 +38,64 @@ class Rect2:
         self.position, self.size = Vector2(x, y), Vector2(w, h)
 
 
+class Dictionary:
+    """Both plugins' Dictionary: no __iter__; a missing key reads as None."""
+
+    def __init__(self, items=None):
+        self.items_ = dict(items or {})
+
+    def __len__(self):
+        return len(self.items_)
+
+    def __getitem__(self, key):
+        if key in self.items_:
+            return self.items_[key]
+        raise EngineCrash(f"missing key {key!r} read: the engine hangs or the caller's value changes")
+
+    def keys(self):
+        return list(self.items_)
+
+
 class Node2D:
-    """Records drawing; stands in for both engines' Node2D."""
+    """Both engines' Node2D, with the signals and tree state the node uses."""
 
     def __init_subclass__(cls, **kwargs):     # Godot 4: expose_all_methods=True
         pass
 
-    name = "SpatialHash2D"
-    drawn = None
+    _next_id = 1000
+
+    def __init__(self, name="Node", inside_tree=True):
+        Node2D._next_id += 1
+        self._instance_id = Node2D._next_id
+        self.name = name
+        self.inside_tree = inside_tree
+        self.freed = False
+        self.connections = []
+        self.drawn = []
+        self.children = []
+
+    def _alive(self):
+        if self.freed:
+            raise EngineCrash("signal 11: a freed object reached the plugin")
+
+    def get_instance_id(self):
+        self._alive()
+        return self._instance_id
+
+    def is_inside_tree(self):
+        return self.inside_tree
+
+    def get_path(self):
+        return "/root/Main/" + self.name
+
+    def get_class(self):
+        return "Node2D"
+
+    def free(self):
+        """tree_exiting is emitted as a node in the tree is freed."""
+        for connection in list(self.connections):
+            connection.emit()
+        self.freed = True
 
     def get_viewport_rect(self):
         return Rect2(0, 0, 200, 100)
@@ -40,13 +107,210 @@ class Node2D:
         self.drawn.append(("rect",) + args)
 
     def queue_redraw(self):
-        pass
+        self.drawn.append("redraw")
 
     def update(self):
         self.drawn.append("redraw")
 
     def add_child(self, child):
-        self.child = child
+        self.children.append(child)
+
+
+class Connection:
+    def __init__(self, target, method, binds):
+        self.target, self.method, self.binds = target, method, binds
+
+    def emit(self):
+        getattr(self.target, self.method)(*self.binds)
+
+
+class Godot3Node(Node2D):
+    def connect(self, signal, target, method, binds):
+        assert signal == "tree_exiting"
+        if self.is_connected(signal, target, method):
+            raise EngineCrash("connected twice")
+        self.connections.append(Connection(target, method, list(binds)))
+
+    def is_connected(self, signal, target, method):
+        return any(c.target is target and c.method == method for c in self.connections)
+
+    def disconnect(self, signal, target, method):
+        self.connections = [c for c in self.connections
+                            if not (c.target is target and c.method == method)]
+
+
+class Callable:
+    def __init__(self, target, method, binds=()):
+        self.target, self.method, self.binds = target, method, tuple(binds)
+
+    def bind(self, *binds):
+        return Callable(self.target, self.method, self.binds + binds)
+
+    def __eq__(self, other):
+        return (self.target, self.method, self.binds) == (other.target, other.method, other.binds)
+
+
+class Godot4Node(Node2D):
+    def connect(self, signal, callable_):
+        if self.is_connected(signal, callable_):
+            raise EngineCrash("connected twice")
+        self.connections.append(Connection(callable_.target, callable_.method, callable_.binds))
+        self.connections[-1].callable = callable_
+
+    def is_connected(self, signal, callable_):
+        return any(c.callable == callable_ for c in self.connections)
+
+    def disconnect(self, signal, callable_):
+        self.connections = [c for c in self.connections if c.callable != callable_]
+
+
+# ----------------------------------------------------- Godot 3 stand-ins
+
+class PoolArray:
+    """pythonscript's pool arrays: no buffer protocol, elements read one by
+    one (counted: the batch path must not), raw_access() gives the address."""
+    ctype = None
+    width = 1
+
+    def __init__(self, values=()):
+        flat = [c for v in values for c in ((v.x, v.y) if self.width == 2 else (v,))]
+        self.memory = (self.ctype * max(1, len(flat)))(*flat)
+        self.length = len(flat) // self.width
+        self.element_reads = 0
+
+    def __len__(self):
+        return self.length
+
+    def __getitem__(self, k):
+        self.element_reads += 1
+        return self.memory[k]
+
+    def resize(self, n):
+        self.memory = (self.ctype * max(1, n * self.width))()
+        self.length = n
+
+    def raw_access(self):
+        pool = self
+
+        class Access:
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                return False
+
+            def get_address(self):
+                return ctypes.addressof(pool.memory)
+        return Access()
+
+    def tolist(self):
+        return list(self.memory[:self.length * self.width])
+
+
+class PoolVector2Array(PoolArray):
+    ctype, width = ctypes.c_float, 2
+
+
+class PoolIntArray(PoolArray):
+    ctype = ctypes.c_int32
+
+
+class PoolRealArray(PoolArray):
+    ctype = ctypes.c_float
+
+
+class Godot3Array(list):
+    pass
+
+
+class GDString:
+    def __init__(self, text):
+        self.text = text
+
+    def __str__(self):
+        return self.text
+
+
+class Label:
+    text = ""
+    rect_position = None
+
+    @classmethod
+    def new(cls):
+        return cls()
+
+
+class CanvasLayer(Node2D):
+    layer = 0
+
+    @classmethod
+    def new(cls):
+        return cls()
+
+    def get_child(self, k):
+        return self.children[k]
+
+    def queue_free(self):
+        self.freed = True
+
+
+class Expression:
+    """GDScript's Expression, which the Godot 3 script evaluates push_error with."""
+    pushed = None
+
+    def parse(self, text, names):
+        self.text, self.names = text, list(names)
+        return 0
+
+    def execute(self, inputs, base, show_error):
+        assert self.text == "push_error(message)" and self.names == ["message"]
+        Expression.pushed.extend(inputs)
+
+
+# ----------------------------------------------------- Godot 4 stand-ins
+
+class PackedVector2Array(array.array):
+    """The extension's packed arrays expose their memory (buffer protocol)."""
+
+    def __new__(cls, vectors=()):
+        return super().__new__(cls, "f", [c for v in vectors for c in (v.x, v.y)])
+
+
+class PackedInt32Array(array.array):
+    def __new__(cls, values=()):
+        return super().__new__(cls, "i", values)
+
+
+class PackedInt64Array(array.array):
+    def __new__(cls, values=()):
+        return super().__new__(cls, "q", values)
+
+
+class PackedFloat32Array(array.array):
+    def __new__(cls, values=()):
+        return super().__new__(cls, "f", values)
+
+
+class PackedFloat64Array(array.array):
+    def __new__(cls, values=()):
+        return super().__new__(cls, "d", values)
+
+
+class Godot4Array:
+    """The extension's Array: no __iter__; an index out of range reads as None."""
+
+    def __init__(self, values):
+        self.values = list(values)
+
+    def __len__(self):
+        return len(self.values)
+
+    def __getitem__(self, k):
+        return self.values[k] if 0 <= k < len(self.values) else None
+
+
+class GodotString(str):
+    pass
 
 
 class Performance:
@@ -64,52 +328,71 @@ class Performance:
         del self.monitors[monitor_id]
 
 
-class Array(list):
-    pass
-
-
-class Dictionary(dict):
-    pass
-
-
-class PackedInts(list):
-    pass
-
-
-class Label:
-    text = ""
-
-    @classmethod
-    def new(cls):
-        return cls()
-
-
 def load_script(monkeypatch, engine):
+    errors = []
     if engine == 4:
         godot = types.ModuleType("godot")
         variant_types = types.ModuleType("godot.variant_types")
         variant_types.Color = lambda *c: c
-        variant_types.PackedInt32Array = PackedInts
-        variant_types.Rect2, variant_types.Vector2 = Rect2, Vector2
+        for cls in (PackedInt32Array, PackedInt64Array, PackedFloat32Array, PackedFloat64Array,
+                    PackedVector2Array, Rect2, Vector2):
+            setattr(variant_types, cls.__name__, cls)
         godot.variant_types = variant_types
-        godot.Node2D = Node2D
+        godot.Node, godot.Node2D = Godot4Node, Godot4Node
+        godot.Array, godot.String, godot.StringName = Godot4Array, GodotString, GodotString
+        godot.Callable = Callable
         godot.expose_script_class = lambda cls: cls
-        godot.property = lambda default: default
+        godot.property = lambda fget, fset, default: property(fget, fset)
         godot.Performance = Performance()
+        godot.push_error = errors.append
         monkeypatch.setitem(sys.modules, "godot.variant_types", variant_types)
+        node_class = Godot4Node
     else:
         godot = types.ModuleType("godot")
-        godot.Array, godot.Dictionary, godot.PoolIntArray = Array, Dictionary, PackedInts
+        godot.Array, godot.Dictionary, godot.GDString = Godot3Array, Dictionary, GDString
+        godot.PoolIntArray, godot.PoolRealArray = PoolIntArray, PoolRealArray
+        godot.PoolVector2Array = PoolVector2Array
         godot.Color = lambda *c: c
-        godot.Label, godot.Node2D, godot.Rect2, godot.Vector2 = Label, Node2D, Rect2, Vector2
-        godot.export = lambda kind, default: default
+        godot.CanvasLayer, godot.Label = CanvasLayer, Label
+        godot.Node, godot.Node2D, godot.Rect2, godot.Vector2 = Godot3Node, Godot3Node, Rect2, Vector2
+        godot.Expression, godot.PoolStringArray = Expression, list
+        Expression.pushed = errors
+        godot.export = lambda kind, default: (lambda prop: prop)
         godot.exposed = lambda cls: cls
+        node_class = Godot3Node
     monkeypatch.setitem(sys.modules, "godot", godot)
     path = ADDON / f"godot{engine}" / "spatial_hash_2d.py"
     spec = importlib.util.spec_from_file_location(f"spatial_hash_2d_godot{engine}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module, godot
+    return module, godot, node_class, errors
+
+
+def gdscript_call(node, name, *args):
+    """A call from GDScript: godot-python-extension aborts the engine when the
+    arguments do not fit the Python signature (pythonscript can crash too)."""
+    method = getattr(node, name)
+    try:
+        inspect.signature(method).bind(*args)
+    except TypeError:
+        raise EngineCrash(f"{name}{args}: the plugin raised binding the arguments") from None
+    return method(*args)
+
+
+def packed_vectors(engine, pairs):
+    cls = PackedVector2Array if engine == 4 else PoolVector2Array
+    return cls([Vector2(x, y) for x, y in pairs])
+
+
+def as_list(packed):
+    return packed.tolist()
+
+
+def new_node(monkeypatch, engine):
+    module, godot, node_class, errors = load_script(monkeypatch, engine)
+    node = module.SpatialHash2D()
+    node._enter_tree() if engine == 4 else node._process(0.0)
+    return module, godot, node_class, errors, node
 
 
 @pytest.mark.parametrize("engine", [3, 4])
@@ -121,52 +404,167 @@ def test_scripts_import_harmlessly_without_their_engine(engine):
 
 
 @pytest.mark.parametrize("engine", [3, 4])
-def test_script_forwards_converts_and_never_raises(monkeypatch, capsys, engine):
-    module, godot = load_script(monkeypatch, engine)
-    node = module.SpatialHash2D()
-    node.drawn = []
-    node._ready()
-    assert node.insert(1, Vector2(0, 0), Vector2(10, 10)) is True
-    assert node.insert(2, Vector2(5, 5), Vector2(10, 10)) is True
+def test_scripts_forward_exactly_the_api_with_any_arguments(monkeypatch, engine):
+    module, *_ = load_script(monkeypatch, engine)
+    forwarded = sorted(name for name, member in vars(module.SpatialHash2D).items()
+                       if inspect.isfunction(member) and not name.startswith("_"))
+    assert forwarded == API
+    for name in API:         # *args only: the node, not the plugin, checks the count
+        params = list(inspect.signature(getattr(module.SpatialHash2D, name)).parameters.values())
+        assert [p.kind for p in params] == [inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                            inspect.Parameter.VAR_POSITIONAL], name
+
+
+JUNK = [None, 0, -1, 2.5, math.nan, math.inf, -1e308, True, "text", Dictionary({"x": 1, "y": 2}),
+        Dictionary({0: 1, 1: 2}), [], [1, 2], [Vector2(0, 0)], Vector2(math.nan, 1), Rect2(0, 0, -1, 1)]
+
+
+@pytest.mark.parametrize("engine", [3, 4])
+def test_no_arguments_crash_and_every_error_goes_to_the_engine(monkeypatch, capsys, engine):
+    _, godot, node_class, errors, node = new_node(monkeypatch, engine)
+    other = node_class("Other")
+    node.insert(other, Vector2(0, 0), Vector2(5, 5))
+    node.insert_batch(packed_vectors(engine, [(1, 1)]), packed_vectors(engine, [(1, 1)]))
+    junk = JUNK + [Godot4Array([1]) if engine == 4 else Godot3Array([1]),
+                   packed_vectors(engine, [(1, 2)]), node_class("Stranger", inside_tree=False)]
+    reported = len(errors)
+    for name in API:
+        for count in range(5):
+            for k in range(len(junk)):
+                args = [junk[(k + j) % len(junk)] for j in range(count)]
+                gdscript_call(node, name, *args)
+    assert len(errors) > reported + 500 and all(e.startswith("SpatialHash2D.") for e in errors)
+    assert capsys.readouterr().err == ""          # nothing bypassed the engine's channel
+    assert node.insert(other, Vector2(0, 0), Vector2(5, 5))
+    assert list(node.query_point(Vector2(1, 1))) == [other]
+
+
+@pytest.mark.parametrize("engine", [3, 4])
+def test_results_convert_and_bad_input_is_named(monkeypatch, engine):
+    _, godot, node_class, errors, node = new_node(monkeypatch, engine)
+    a, b = node_class("A"), node_class("B")
+    assert node.insert(a, Vector2(0, 0), Vector2(10, 10)) is True
+    assert node.insert(b, Vector2(5, 5), Vector2(10, 10)) is True
     pairs = node.get_collision_pairs()
-    assert pairs == [[1, 2]]
-    ids = node.insert_batch([Vector2(8, 8)], [Vector2(1, 1)])
-    assert type(ids) is PackedInts and ids == [2]
-    packed = node.get_collision_pairs_packed()
-    assert type(packed) is PackedInts and sorted(zip(packed[0::2], packed[1::2])) == [(0, 1), (0, 2), (1, 2)]
+    assert [list(p) for p in pairs] == [[a, b]]
+    ids = node.insert_batch(packed_vectors(engine, [(8, 8)]), packed_vectors(engine, [(1, 1)]))
+    assert type(ids) is (PackedInt32Array if engine == 4 else PoolIntArray) and as_list(ids) == [2]
+    packed = as_list(node.get_collision_pairs_packed())
+    assert sorted(zip(packed[0::2], packed[1::2])) == [(0, 1), (0, 2), (1, 2)]
     stats = node.get_stats()
     assert stats["objects"] == 3
     if engine == 3:     # Godot 3 turns plain lists and dicts into null: all wrapped
-        assert type(pairs) is Array and type(pairs[0]) is Array and type(stats) is Dictionary
-    # Bad input and wrong argument counts: reported, falsy, never raised.
-    assert node.insert(1, Vector2(float("nan"), 0), Vector2(1, 1)) is False
-    assert node.update(1) is False and node.query_nearby() == []
-    err = capsys.readouterr().err
-    assert "nan" in err
-    if engine == 3:     # *args: the node counts them
-        assert "takes 2 arguments, got 1" in err and "takes 2 arguments, got 0" in err
-    else:               # defaults of null: the node names the missing value
-        assert "bounds must be a Rect2" in err and "pos must be a Vector2" in err
-    assert sorted(node.query_range(Rect2(0, 0, 20, 20))) == [1, 2, 2]
-    # Exported properties take effect on the next call.
+        assert type(pairs) is Godot3Array and type(pairs[0]) is Godot3Array
+        assert type(stats) is sys.modules["godot"].Dictionary
+    assert node.query_range(Rect2(0, 0, 5, 5), "no") in ([], Godot3Array())
+    assert errors[-1] == "SpatialHash2D.query_range: exact must be true or false, got 'no'"
+    assert not node.is_colliding(node_class("Ghost"), a)
+    assert "'/root/Main/Ghost' is not in this spatial hash" in errors[-1]
+    assert not node.insert(node_class("Loose", inside_tree=False), Vector2(0, 0), Vector2(1, 1))
+    assert "Node inside the scene tree, got Node2D 'Loose'" in errors[-1]
+    assert node.get_last_error() == errors[-1]
+    assert node.get_stats()["objects"] == 3 and node.get_last_error() == ""
+
+
+@pytest.mark.parametrize("engine", [3, 4])
+def test_batches_read_packed_arrays_without_an_element_loop(monkeypatch, engine):
+    _, godot, node_class, errors, node = new_node(monkeypatch, engine)
+    positions = packed_vectors(engine, [(k * 3.0, 0.5 * k) for k in range(500)])
+    sizes = packed_vectors(engine, [(4.0, 4.0)] * 500)
+    ids = node.insert_batch(positions, sizes)
+    assert as_list(ids) == list(range(500))
+    moved = packed_vectors(engine, [(k * 3.0, 1000.0) for k in range(500)])
+    assert node.update_batch(ids, moved, sizes) is True
+    if engine == 3:
+        assert positions.element_reads == moved.element_reads == sizes.element_reads == 0
+        assert ids.element_reads == 0
+    assert node.query_point(Vector2(3.0, 0.5)) in ([], Godot3Array())
+    assert len(node.query_point(Vector2(4.0, 1001.0))) == 2
+    assert as_list(moved)[:4] == [0.0, 1000.0, 3.0, 1000.0]      # the caller's array as it was
+    flat = as_list(node.get_collision_pairs_packed())
+    assert len(flat) == 2 * 499
+    reals = PackedFloat64Array([1.0, 2.0]) if engine == 4 else PoolRealArray([1.0, 2.0])
+    assert node.update_batch(ids, reals, sizes) is False and "500 sizes" in errors[-1]
+    assert not node.remove_batch(moved) and "ids must be integers" in errors[-1]
+    assert errors[:-2] == []
+
+
+@pytest.mark.parametrize("engine", [3, 4])
+def test_a_freed_node_leaves_the_index_by_itself(monkeypatch, engine):
+    _, godot, node_class, errors, node = new_node(monkeypatch, engine)
+    a, b, c = node_class("A"), node_class("B"), node_class("C")
+    for obj in (a, b, c):
+        assert node.insert(obj, Vector2(0, 0), Vector2(4, 4))
+    b_id = node.get_id(b)
+    b.free()                 # emits tree_exiting, then touching b crashes the engine
+    seen = [o for pair in node.get_collision_pairs() for o in pair]
+    assert b not in seen and len(seen) == 2
+    assert b not in list(node.query_nearby(Vector2(0, 0), Vector2(4, 4)))
+    assert node.get_stats()["objects"] == 2
+    assert not node.remove_batch([b_id]) and str(b_id) in errors[-1]
+    a_id = node.get_id(a)
+    assert node.remove_batch([a_id]) and a.connections == [] and not node.has(a)
+    a.free()
+    assert node.remove(c) and c.connections == []
+    node.insert(c, Vector2(0, 0), Vector2(1, 1))     # watched again, once
+    assert len(c.connections) == 1
+    node.clear()
+    assert c.connections == [] and node.get_stats()["objects"] == 0
+
+
+@pytest.mark.parametrize("engine", [3, 4])
+def test_properties_validate_once_and_apply_at_run_time(monkeypatch, engine):
+    _, godot, node_class, errors, node = new_node(monkeypatch, engine)
+    assert {name: getattr(node, name) for name in SETTINGS if hasattr(type(node), name)} == \
+        {name: value for name, value in SETTINGS.items() if hasattr(type(node), name)}
+    node.insert(1, Vector2(0, 0), Vector2(10, 10))
+    node.cell_size = -5
+    assert node.cell_size == 64.0 and len(errors) == 1 and "-5" in errors[0]
+    node.get_stats()
+    node.insert(2, Vector2(1, 1), Vector2(1, 1))
+    assert len(errors) == 1 and node.get_last_error() == ""
     node.hierarchical = True
-    assert node.get_stats()["index"] == "hierarchical"
-    node.cell_size = -5.0
+    assert node.get_stats()["index"] == "hierarchical" and node.hierarchical is True
+    node.cell_size = 7
+    assert node.cell_size == 7.0
     node.hierarchical = False
-    assert node.get_stats()["index"] == "hierarchical" and "cell_size" in capsys.readouterr().err
-    node.cell_size = 16.0
+    assert node._bridge().node.grid.cell_size == 7.0
     node.debug_draw = True
     node._process(0.016)
     node._draw()
-    assert sum(1 for d in node.drawn if d[0] == "rect") == 3
-    assert any(d[0] == "line" for d in node.drawn)
+    assert sum(1 for d in node.drawn if d[0] == "rect") == 2 and "redraw" in node.drawn
+    node.debug_draw = False
+    node.drawn.clear()
+    node._process(0.016)              # one more redraw clears the drawing
+    node._draw()
+    assert node.drawn == ["redraw"]
+    node._process(0.016)
+    assert node.drawn == ["redraw"]
+    if engine == 3:
+        node.overlay = True
+        node._process(0.016)
+        layer = node.children[-1]
+        assert type(layer) is CanvasLayer and "2 objects" in layer.get_child(0).text
+        node.overlay = False
+        node._process(0.016)
+        assert layer.freed
+
+
+def test_godot3_update_without_arguments_is_still_the_redraw_request(monkeypatch):
+    _, godot, node_class, errors, node = new_node(monkeypatch, 3)
+    node.drawn.clear()
+    node.update()
+    assert node.drawn == ["redraw"] and errors == []
+    node.insert(1, Vector2(0, 0), Vector2(1, 1))
+    assert node.update(1, Rect2(5, 5, 1, 1)) is True
+    assert list(node.query_point(Vector2(5.5, 5.5))) == [1]
 
 
 def test_godot4_monitors_are_distinct_per_node_and_removed(monkeypatch):
-    module, godot = load_script(monkeypatch, 4)
+    module, godot, node_class, errors = load_script(monkeypatch, 4)
     first, second = module.SpatialHash2D(), module.SpatialHash2D()
-    first._ready()
-    second._ready()
+    first._enter_tree()
+    second._enter_tree()
     monitors = godot.Performance.monitors
     assert len(monitors) == 16 and "spatial_hash/active_cells" in monitors
     first.insert(7, Vector2(0, 0), Vector2(1, 1))
@@ -177,13 +575,6 @@ def test_godot4_monitors_are_distinct_per_node_and_removed(monkeypatch):
     assert sorted(monitors) == sorted(second_ids)
     second._exit_tree()
     assert monitors == {}
-
-
-def test_godot3_overlay_shows_the_stats(monkeypatch):
-    module, godot = load_script(monkeypatch, 3)
-    node = module.SpatialHash2D()
-    node.overlay = True
-    node._ready()
-    node.insert(1, Vector2(0, 0), Vector2(1, 1))
-    node._process(0.016)
-    assert "1 objects" in node.child.text
+    second.monitors_enabled = False
+    second._enter_tree()
+    assert monitors == {}

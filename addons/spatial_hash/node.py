@@ -2,13 +2,20 @@
 
 The engine-specific scripts (`godot4/spatial_hash_2d.py`, `godot3/spatial_hash_2d.py`)
 only declare the node, its exported properties and type conversions; every call
-lands here. A call from GDScript must never raise into the engine (an exception
-escaping a pythonscript method can crash Godot 3), so each public method checks
-its argument count, validates everything, and on bad input reports a message
-naming the value and returns an empty or false result, leaving the index as it was.
+lands here. A call from GDScript must never raise into the engine: an exception
+escaping a pythonscript method can crash Godot 3, and one escaping a
+godot-python-extension method aborts the calling GDScript function. So each
+public method takes any number of arguments, checks the count itself, validates
+everything, and on bad input reports a message naming the method, the argument
+and the value, keeps it for get_last_error(), and returns an empty or false
+result, leaving the index and the caller's values as they were.
 
-Objects are ints or Godot objects (keyed by their instance id, so any wrapper of
-the same object finds it). Batch calls work on the index's own integer ids.
+Objects are ints or Godot nodes inside the scene tree (keyed by their instance
+id, so any wrapper of the same object finds it). Both Python plugins crash the
+engine when a freed object is passed to a Python method, before any Python code
+runs, so nothing may ever need to pass one: the engine script watches each node
+inserted here (its `tree_exiting` signal) and the node leaves the index as it
+leaves the tree. Batch calls work on the index's own integer ids.
 """
 import functools
 import math
@@ -18,7 +25,6 @@ import time
 import numpy as np
 
 from spatial_hash._core import HierarchicalGrid, UniformGrid, read_rect, read_vec2
-from spatial_hash.snapshot import candidate_pairs
 
 # (monitor name, key of get_stats()) for Godot 4's custom monitors.
 MONITORS = [
@@ -33,6 +39,17 @@ MONITORS = [
 ]
 # Methods whose list result the engine layers hand back as a packed int array.
 PACKED_RESULTS = frozenset({"insert_batch", "get_collision_pairs_packed"})
+# The exported properties and their defaults; the first three shape the index.
+SETTINGS = {
+    "cell_size": 64.0,
+    "large_object_threshold": 4,
+    "hierarchical": False,
+    "debug_draw": False,
+    "debug_candidates": True,
+    "overlay": False,
+    "monitors_enabled": True,
+}
+INDEX_SETTINGS = ("cell_size", "large_object_threshold", "hierarchical")
 # Debug drawing stays readable and cheap: beyond this many objects no candidate lines.
 MAX_CANDIDATE_LINES_OBJECTS = 2000
 # Debug colours (r, g, b, a), as in the seed-000 demo.
@@ -46,9 +63,26 @@ def report_to_stderr(message):
     print("ERROR: " + message, file=sys.stderr, flush=True)
 
 
+class PlainObjects:
+    """The object watcher outside Godot: any object with get_instance_id() is
+    accepted and nothing is watched (plain Python objects are never freed under
+    us). The engine scripts pass their own, which refuses what the engine could
+    free unseen and connects each node's `tree_exiting` signal."""
+
+    def watch(self, obj, instance_id):
+        return None
+
+    def unwatch(self, obj, token):
+        pass
+
+    def describe(self, value):
+        return repr(value)
+
+
 def gdcall(default):
-    """Make a method safe to call from GDScript: wrong argument counts and any
-    exception become a reported message and `default` (a fresh copy for lists)."""
+    """Make a method safe to call from GDScript with any arguments: a wrong count
+    and any exception become a reported message and `default` (a fresh copy
+    for lists and dicts). Each call starts with no error."""
     def wrap(method):
         code = method.__code__
         most = code.co_argcount - 1
@@ -57,6 +91,7 @@ def gdcall(default):
 
         @functools.wraps(method)
         def call(self, *args):
+            self.last_error = ""
             if not least <= len(args) <= most:
                 count = str(most) if least == most else f"{least} to {most}"
                 return self._fail(f"{method.__name__}({names}) takes {count} arguments, "
@@ -70,42 +105,105 @@ def gdcall(default):
     return wrap
 
 
-def object_key(obj):
-    """Ints are their own key; Godot objects are keyed by instance id."""
-    if isinstance(obj, bool) or obj is None:
-        raise TypeError(f"obj must be an int or a Godot object, got {obj!r}")
-    if isinstance(obj, (int, np.integer)):
-        return int(obj)
-    get_instance_id = getattr(obj, "get_instance_id", None)
-    if get_instance_id is None:
-        raise TypeError(f"obj must be an int or a Godot object, got {obj!r}")
-    return ("instance", int(get_instance_id()))
+# ------------------------------------------------------- argument readers
+
+def number(value, name):
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    return float(value)
+
+
+def finite(value, name, at_least=None):
+    v = number(value, name)
+    if not math.isfinite(v) or (at_least is not None and v < at_least):
+        bound = "" if at_least is None else f" >= {at_least:g}"
+        raise ValueError(f"{name} must be a finite number{bound}, got {v!r}")
+    return v
+
+
+def read_point(value, name):
+    """A finite Vector2 as (x, y)."""
+    x, y = read_vec2(value, name)
+    return finite(x, name + ".x"), finite(y, name + ".y")
+
+
+def read_size(value, name):
+    """A finite, non-negative Vector2 size as (w, h)."""
+    w, h = read_vec2(value, name)
+    return finite(w, name + ".x", 0.0), finite(h, name + ".y", 0.0)
+
+
+def read_bounds(value, name):
+    """A Rect2 with a finite position and a finite, non-negative size."""
+    x, y, w, h = read_rect(value, name)
+    return (finite(x, name + ".position.x"), finite(y, name + ".position.y"),
+            finite(w, name + ".size.x", 0.0), finite(h, name + ".size.y", 0.0))
+
+
+def flag(value, name):
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be true or false, got {value!r}")
+    return bool(value)
+
+
+def _array_kind(values, name, what):
+    """Only arrays are read as arrays: a Dictionary (or any other object) is
+    refused before anything indexes or iterates it. Godot's Dictionaries answer
+    a missing key with null or by inserting it, so reading one as a sequence can
+    loop forever or change the caller's value."""
+    if isinstance(values, np.ndarray) or type(values) in (list, tuple):
+        return
+    raise TypeError(f"{name} must be {what}, got {type(values).__name__} {values!r}")
 
 
 def vec2_rows(values, name):
-    """(n, 2) float64 rows from a packed Vector2 array, a flat [x0, y0, x1, ...]
-    number array, an (n, 2) array, or any sequence of Vector2-likes."""
-    try:
-        rows = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        rows = None
-    if rows is None or rows.ndim == 0:
+    """(n, 2) float rows from an (n, 2) or flat [x0, y0, x1, ...] float array (the
+    engine scripts turn packed Vector2 arrays into these), or a list of
+    Vector2-likes. Their values are checked by rect_rows."""
+    _array_kind(values, name, "a PackedVector2Array or an Array of Vector2")
+    if isinstance(values, np.ndarray):
+        if values.dtype.kind != "f":        # a packed int array is ids, not coordinates
+            raise TypeError(f"{name} must be a PackedVector2Array or floats, got {values.dtype}")
+        rows = values
+    elif all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        rows = np.array(values, dtype=np.float64)
+    else:
         rows = np.array([read_vec2(v, f"{name}[{k}]") for k, v in enumerate(values)],
-                        dtype=np.float64)
+                        dtype=np.float64).reshape(-1, 2)
     if rows.ndim == 1 and rows.size % 2 == 0:
         rows = rows.reshape(-1, 2)
     if rows.ndim != 2 or rows.shape[1] != 2:
         raise TypeError(f"{name} must be Vector2s or x, y number pairs, got shape {rows.shape}")
-    return np.ascontiguousarray(rows)
+    return rows
 
 
 def int_ids(values, name="ids"):
-    ids = np.asarray(values)
-    if ids.size == 0:
+    """A 1-D int64 array of ids from an integer array or a list of ints."""
+    _array_kind(values, name, "a PackedInt32Array or an Array of ints")
+    if not isinstance(values, np.ndarray):
+        if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
+            raise TypeError(f"{name} must be integers, got {list(values)!r}")
+        values = np.array(values, dtype=np.int64)
+    if values.size == 0:
         return np.empty(0, dtype=np.int64)
-    if ids.ndim != 1 or ids.dtype.kind not in "iu":
-        raise TypeError(f"{name} must be integers, got {ids.dtype} with shape {ids.shape}")
-    return ids.astype(np.int64)
+    if values.ndim != 1 or values.dtype.kind not in "iu":
+        raise TypeError(f"{name} must be integers, got {values.dtype} with shape {values.shape}")
+    return values
+
+
+def check_setting(name, value):
+    """The validated value of an exported property; raises naming it."""
+    if name == "cell_size":
+        size = number(value, name)
+        if not (size > 0.0 and math.isfinite(size)):
+            raise ValueError(f"cell_size must be a positive finite number, got {value!r}")
+        return size
+    if name == "large_object_threshold":
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+                or not 1 <= value <= 64:
+            raise ValueError(f"large_object_threshold must be an int from 1 to 64, got {value!r}")
+        return int(value)
+    return flag(value, name)
 
 
 class SpatialHashNode:
@@ -113,14 +211,19 @@ class SpatialHashNode:
     exported settings, stats and monitors, and the debug geometry."""
 
     def __init__(self, cell_size=64.0, large_threshold=4, hierarchical=False,
-                 report=report_to_stderr):
+                 report=report_to_stderr, objects=None):
         self._report = report
+        self._objects = objects or PlainObjects()
         self.last_error = ""
         self.last_query_ms = 0.0
+        self.last_update_ms = 0.0
         self.last_pairs_ms = 0.0
         self._ids = {}          # object key -> index id
-        self._grid = self._make_grid(cell_size, large_threshold, hierarchical)
-        self._settings = (cell_size, large_threshold, hierarchical)
+        self._keys = {}         # index id -> object key, for objects added one at a time
+        self._watched = {}      # object key -> (object, the watcher's token)
+        self.settings = dict(SETTINGS, cell_size=float(cell_size),
+                             large_object_threshold=large_threshold, hierarchical=hierarchical)
+        self._grid = self._make_grid(float(cell_size), large_threshold, hierarchical)
 
     # ------------------------------------------------------------- plumbing
 
@@ -140,10 +243,10 @@ class SpatialHashNode:
     def grid(self):
         return self._grid
 
-    def _id(self, obj):
-        object_id = self._ids.get(object_key(obj))
+    def _id(self, obj, name="obj"):
+        object_id = self._ids.get(object_key(obj, name))
         if object_id is None:
-            raise KeyError(f"{obj!r} is not in this spatial hash")
+            raise KeyError(f"{name} {self._objects.describe(obj)} is not in this spatial hash")
         return object_id
 
     def _timed_query(self, run):
@@ -152,22 +255,39 @@ class SpatialHashNode:
 
     # ------------------------------------------------------------- settings
 
+    def setting(self, name):
+        return self.settings[name]
+
+    def set_setting(self, name, value):
+        """Apply an exported property. A rejected value is reported once and the
+        property keeps its last good value (and the index its objects)."""
+        self.last_error = ""
+        try:
+            value = check_setting(name, value)
+            self._regrid(dict(self.settings, **{name: value}))
+        except Exception as error:      # the engine boundary: report, never raise
+            return self._fail(f"{name}: {error}; it stays {self.settings[name]!r}", False)
+        self.settings[name] = value
+        return True
+
     @gdcall(False)
     def configure(self, cell_size, large_threshold, hierarchical):
-        """Apply the exported properties. The objects move to the new index; if a
-        setting is rejected the old index and settings stay."""
-        if (cell_size, large_threshold, hierarchical) == self._settings:
-            return True
-        if isinstance(large_threshold, bool) or not isinstance(large_threshold, int):
-            raise TypeError(f"large_object_threshold must be an int, got {large_threshold!r}")
-        size = number(cell_size, "cell_size")
-        if not (size > 0.0 and math.isfinite(size)):
-            raise ValueError(f"cell_size must be a positive finite number, got {cell_size!r}")
-        grid = self._make_grid(size, large_threshold, bool(hierarchical))
+        """Set the three index settings at once (all checked before any applies)."""
+        wanted = dict(self.settings)
+        for name, value in zip(INDEX_SETTINGS, (cell_size, large_threshold, hierarchical)):
+            wanted[name] = check_setting(name, value)
+        self._regrid(wanted)
+        self.settings = wanted
+        return True
+
+    def _regrid(self, wanted):
+        """Move every object into a new index with the `wanted` settings; if they
+        do not fit there (ValueError), the old index stays."""
+        if all(wanted[k] == self.settings[k] for k in INDEX_SETTINGS):
+            return
+        grid = self._make_grid(*(wanted[k] for k in INDEX_SETTINGS))
         self._copy_objects(self._grid, grid)
         self._grid = grid
-        self._settings = (cell_size, large_threshold, hierarchical)
-        return True
 
     @staticmethod
     def _copy_objects(old, new):
@@ -189,44 +309,84 @@ class SpatialHashNode:
             if object_id not in live:
                 new.remove(object_id)
 
+    # ------------------------------------------------------- object registry
+
+    def _add(self, obj, key, insert):
+        """Insert a new object: watched first (the watcher may refuse it), then
+        placed; nothing stays behind if either step fails."""
+        token = None
+        if isinstance(key, tuple):
+            token = self._objects.watch(obj, key[1])
+        try:
+            object_id = insert()
+        except Exception:
+            if isinstance(key, tuple):
+                self._objects.unwatch(obj, token)
+            raise
+        self._ids[key] = object_id
+        self._keys[object_id] = key
+        if isinstance(key, tuple):
+            self._watched[key] = (obj, token)
+
+    def _drop(self, key):
+        """Forget an object of the registry (the caller removes it from the grid)."""
+        object_id = self._ids.pop(key)
+        del self._keys[object_id]
+        watched = self._watched.pop(key, None)
+        if watched is not None:
+            self._objects.unwatch(*watched)
+        return object_id
+
+    def forget(self, instance_id):
+        """An inserted node is leaving the tree (and may be freed): drop it now,
+        so that no query or pair list can hand it back. Called by the engine
+        scripts from the node's tree_exiting signal."""
+        key = ("instance", int(instance_id))
+        if key in self._ids:
+            self._grid.remove(self._drop(key))
+
     # ------------------------------------------------ the GDScript-facing API
 
     @gdcall(False)
     def insert(self, obj, pos, size):
         """Add obj (or move it if present) as the box at pos of the given size."""
         key = object_key(obj)
-        x, y = read_vec2(pos, "pos")
-        w, h = read_vec2(size, "size")
+        x, y = read_point(pos, "pos")
+        w, h = read_size(size, "size")
         object_id = self._ids.get(key)
         if object_id is None:
-            self._ids[key] = self._grid.insert_rect(x, y, w, h, obj)
+            self._add(obj, key, lambda: self._grid.insert_rect(x, y, w, h, obj))
         else:
-            self._grid.update_rect(object_id, x, y, w, h)
+            self._timed_update(lambda: self._grid.update_rect(object_id, x, y, w, h))
         return True
 
     @gdcall(False)
     def insert_circle(self, obj, center, radius):
         key = object_key(obj)
-        x, y = read_vec2(center, "center")
+        x, y = read_point(center, "center")
+        r = finite(radius, "radius", 0.0)
         object_id = self._ids.get(key)
         if object_id is None:
-            self._ids[key] = self._grid.insert_circle(x, y, number(radius, "radius"), obj)
+            self._add(obj, key, lambda: self._grid.insert_circle(x, y, r, obj))
         else:
-            self._grid.update_circle(object_id, x, y, number(radius, "radius"))
+            self._timed_update(lambda: self._grid.update_circle(object_id, x, y, r))
         return True
 
     @gdcall(False)
     def update(self, obj, bounds):
         """Move obj to new bounds (a Rect2); reports an error if obj is absent."""
-        x, y, w, h = read_rect(bounds)
-        self._grid.update_rect(self._id(obj), x, y, w, h)
+        x, y, w, h = read_bounds(bounds, "bounds")
+        object_id = self._id(obj)
+        self._timed_update(lambda: self._grid.update_rect(object_id, x, y, w, h))
         return True
 
     @gdcall(False)
     def remove(self, obj):
         """False (and no error) if obj was not there."""
-        object_id = self._ids.pop(object_key(obj), None)
-        return object_id is not None and self._grid.remove(object_id)
+        key = object_key(obj)
+        if key not in self._ids:
+            return False
+        return self._grid.remove(self._drop(key))
 
     @gdcall(False)
     def has(self, obj):
@@ -239,32 +399,36 @@ class SpatialHashNode:
 
     @gdcall([])
     def query_nearby(self, pos, size):
-        x, y = read_vec2(pos, "pos")
-        w, h = read_vec2(size, "size")
+        x, y = read_point(pos, "pos")
+        w, h = read_size(size, "size")
         return self._timed_query(lambda: self._grid.query_nearby(x, y, w, h))
 
     @gdcall([])
     def query_range(self, rect, exact=False):
-        x, y, w, h = read_rect(rect, "rect")
-        return self._timed_query(lambda: self._grid.query_rect(x, y, w, h, bool(exact)))
+        x, y, w, h = read_bounds(rect, "rect")
+        exact = flag(exact, "exact")
+        return self._timed_query(lambda: self._grid.query_rect(x, y, w, h, exact))
 
     @gdcall([])
     def query_radius(self, center, radius):
-        x, y = read_vec2(center, "center")
-        r = number(radius, "radius")
+        x, y = read_point(center, "center")
+        r = finite(radius, "radius", 0.0)
         return self._timed_query(lambda: self._grid.query_radius(x, y, r))
 
     @gdcall([])
     def query_point(self, point):
-        x, y = read_vec2(point, "point")
+        x, y = read_point(point, "point")
         return self._timed_query(lambda: self._grid.query_point(x, y))
 
     @gdcall([])
     def query_along_path(self, start, end, size):
-        x0, y0 = read_vec2(start, "start")
-        x1, y1 = read_vec2(end, "end")
-        w, h = read_vec2(size, "size")
+        x0, y0 = read_point(start, "start")
+        x1, y1 = read_point(end, "end")
+        w, h = read_size(size, "size")
         return self._timed_query(lambda: self._grid.query_swept(x0, y0, x1, y1, w, h))
+
+    def _timed_update(self, run):
+        _, self.last_update_ms = timed(run)
 
     def _pairs_now(self, run):
         found, self.last_pairs_ms = timed(run)
@@ -277,18 +441,19 @@ class SpatialHashNode:
 
     @gdcall(False)
     def is_colliding(self, a, b):
-        return self._grid.is_colliding(self._id(a), self._id(b))
+        return self._grid.is_colliding(self._id(a, "a"), self._id(b, "b"))
 
     @gdcall(False)
     def clear(self):
+        for key in list(self._ids):
+            self._drop(key)
         self._grid.clear()
-        self._ids.clear()
         return True
 
     @gdcall({})
     def get_stats(self):
-        """The same numbers for both index kinds, plus the timings of the last
-        query and pair pass."""
+        """The same numbers for both index kinds, plus the timings (ms) of the
+        last query, the last move inside the core and the last pair pass."""
         raw = self._grid.stats()
         if "levels" in raw:
             cells = sum(level["occupied_cells"] for level in raw["levels"])
@@ -300,11 +465,12 @@ class SpatialHashNode:
                                            "narrow_phase_checks", "hits")}
         stats.update(max_objects_per_cell=raw.get("max_objects_per_cell", 0),
                      index="hierarchical" if isinstance(self._grid, HierarchicalGrid) else "uniform",
-                     last_query_ms=self.last_query_ms, last_pairs_ms=self.last_pairs_ms)
+                     last_query_ms=self.last_query_ms, last_update_ms=self.last_update_ms,
+                     last_pairs_ms=self.last_pairs_ms)
         return stats
 
-    @gdcall("")
-    def get_last_error(self):
+    def get_last_error(self, *args):
+        """The error of the last call ("" if it succeeded); never an error itself."""
         return self.last_error
 
     # ------------------------------------------------------------ batches
@@ -313,34 +479,32 @@ class SpatialHashNode:
     def insert_batch(self, positions, sizes):
         """Add n boxes (top-left positions and sizes, Vector2 arrays); returns their
         ids, which the other batch methods and get_collision_pairs_packed use."""
-        xy, wh = vec2_rows(positions, "positions"), vec2_rows(sizes, "sizes")
-        _same_length(xy, wh)
-        return self._grid.insert_rects(np.hstack([xy, wh])).tolist()
+        return self._grid.insert_rects(rect_rows(positions, sizes))
 
     @gdcall(False)
     def update_batch(self, ids, positions, sizes):
         """Move the objects `ids` to new boxes; all rows are checked before any moves."""
-        xy, wh = vec2_rows(positions, "positions"), vec2_rows(sizes, "sizes")
-        _same_length(xy, wh)
-        self._grid.update_rects(int_ids(ids), np.hstack([xy, wh]))
+        rows = rect_rows(positions, sizes)
+        ids = int_ids(ids)
+        self._timed_update(lambda: self._grid.update_rects(ids, rows))
         return True
 
     @gdcall(False)
     def remove_batch(self, ids):
-        """Remove objects added by insert_batch (objects added one at a time go
-        through remove(obj))."""
+        """Remove objects by id: those of insert_batch, and those added one at a
+        time (their get_id())."""
         ids = int_ids(ids)
-        named = set(self._ids.values()).intersection(ids.tolist())
-        if named:
-            raise ValueError(f"ids {sorted(named)} belong to objects added with insert(): "
-                             f"remove those with remove(obj)")
-        self._grid.remove_many(ids)
+        self._grid.remove_many(ids)          # checks every id first
+        for object_id in ids.tolist():
+            key = self._keys.get(object_id)
+            if key is not None:
+                self._drop(key)
         return True
 
     @gdcall([])
     def get_collision_pairs_packed(self):
-        """Every overlapping pair once as a flat [a0, b0, a1, b1, ...] list of ids."""
-        return self._pairs_now(self._grid.pair_ids).ravel().tolist()
+        """Every overlapping pair once as a flat [a0, b0, a1, b1, ...] int32 array of ids."""
+        return self._pairs_now(self._grid.pair_ids).ravel()
 
     # -------------------------------------------------------- debug drawing
 
@@ -392,8 +556,55 @@ class SpatialHashNode:
             f"{stats['large_objects']} large",
             f"broad-phase pairs {stats['broad_phase_pairs']}, "
             f"narrow-phase checks {stats['narrow_phase_checks']}, hits {stats['hits']}",
-            f"last query {stats['last_query_ms']:.3f} ms, last pairs {stats['last_pairs_ms']:.3f} ms",
+            f"last query {stats['last_query_ms']:.3f} ms, last move {stats['last_update_ms']:.3f} ms, "
+            f"last pairs {stats['last_pairs_ms']:.3f} ms",
         ])
+
+
+def object_key(obj, name="obj"):
+    """Ints are their own key; Godot objects are keyed by instance id."""
+    if isinstance(obj, (int, np.integer)) and not isinstance(obj, bool):
+        return int(obj)
+    get_instance_id = None if obj is None or isinstance(obj, bool) else \
+        getattr(obj, "get_instance_id", None)
+    if get_instance_id is None:
+        raise TypeError(f"{name} must be an int or a Node, got {obj!r}")
+    return ("instance", int(get_instance_id()))
+
+
+def rect_rows(positions, sizes):
+    """(n, 4) float64 rows of x, y, w, h from position and size arrays of one
+    length: finite, sizes >= 0. One pass over the rows when they are good (the
+    batch path of a 10,000-object frame); the bad row is looked for only if not."""
+    xy, wh = vec2_rows(positions, "positions"), vec2_rows(sizes, "sizes")
+    if len(xy) != len(wh):
+        raise ValueError(f"{len(xy)} positions but {len(wh)} sizes")
+    rows = np.empty((len(xy), 4))
+    rows[:, :2] = xy
+    rows[:, 2:] = wh
+    if np.isfinite(rows).all() and (rows[:, 2:] >= 0.0).all():
+        return rows
+    for name, values, least in (("positions", xy, None), ("sizes", wh, 0.0)):
+        for k, (x, y) in enumerate(values.tolist()):
+            finite(x, f"{name}[{k}].x", least)
+            finite(y, f"{name}[{k}].y", least)
+    raise AssertionError("a bad row was not found")   # unreachable: the checks agree
+
+
+def candidate_pairs(grid, ids):
+    """Pairs of objects that share at least one cell: what the narrow phase sees."""
+    members = {}
+    for i in ids:
+        x0, y0, x1, y1 = grid.cells_of(int(i))
+        for cx in range(x0, x1 + 1):
+            for cy in range(y0, y1 + 1):
+                members.setdefault((cx, cy), []).append(int(i))
+    pairs = set()
+    for objs in members.values():
+        for a in range(len(objs)):
+            for b in range(a + 1, len(objs)):
+                pairs.add((min(objs[a], objs[b]), max(objs[a], objs[b])))
+    return sorted(pairs)
 
 
 def timed(run):
@@ -401,17 +612,6 @@ def timed(run):
     start = time.perf_counter()
     result = run()
     return result, 1e3 * (time.perf_counter() - start)
-
-
-def _same_length(xy, wh):
-    if len(xy) != len(wh):
-        raise ValueError(f"{len(xy)} positions but {len(wh)} sizes")
-
-
-def number(value, name):
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a number, got {value!r}")
-    return float(value)
 
 
 class MonitorSet:
@@ -441,26 +641,35 @@ class MonitorSet:
 
 
 class NodeBridge:
-    """What an engine script holds: the node's behaviour, the engine's settings
-    and its type conversions. `settings()` reads the exported properties (applied
-    before every call, so a property changed from GDScript takes effect at once);
-    `to_engine` converts results, `to_packed` int lists for PACKED_RESULTS."""
+    """What an engine script holds: the node's behaviour and the engine's type
+    conversions. `from_engine` turns each argument into plain Python or numpy
+    (packed arrays into arrays without a per-element loop), `to_engine` converts
+    results, `to_packed` int arrays for PACKED_RESULTS."""
 
-    def __init__(self, settings, to_engine, to_packed, report=report_to_stderr):
-        self.settings = settings
+    def __init__(self, from_engine, to_engine, to_packed, report=report_to_stderr, objects=None):
+        self.from_engine = from_engine
         self.to_engine = to_engine
         self.to_packed = to_packed
-        self.node = SpatialHashNode(report=report)
+        self.node = SpatialHashNode(report=report, objects=objects)
         self.monitors = None
 
-    def synced(self):
-        """The node, with the current exported properties applied."""
-        self.node.configure(*self.settings())
-        return self.node
-
     def call(self, name, args):
-        result = getattr(self.synced(), name)(*args)
+        node = self.node
+        try:
+            args = [self.from_engine(a) for a in args]
+        except Exception as error:      # the engine boundary: report, never raise
+            return node._fail(f"{name}: cannot read the arguments: {error}",
+                              getattr(getattr(node, name), "gd_default", None))
+        result = getattr(node, name)(*args)
         try:
             return self.to_packed(result) if name in PACKED_RESULTS else self.to_engine(result)
         except Exception as error:      # the engine boundary: report, never raise
-            return self.node._fail(f"{name}: cannot convert the result: {error}", None)
+            return node._fail(f"{name}: cannot convert the result: {error}", None)
+
+    def set(self, name, value):
+        """An exported property set from the engine (or a scene file)."""
+        try:
+            value = self.from_engine(value)
+        except Exception:           # left as it came: check_setting names it
+            pass
+        self.node.set_setting(name, value)

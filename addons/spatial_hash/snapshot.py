@@ -5,22 +5,7 @@ import numpy as np
 
 from spatial_hash import scenes
 from spatial_hash._core import UniformGrid
-
-
-def candidate_pairs(grid, ids):
-    """Pairs of objects that share at least one cell: what the narrow phase sees."""
-    members = {}
-    for i in ids:
-        x0, y0, x1, y1 = grid.cells_of(int(i))
-        for cx in range(x0, x1 + 1):
-            for cy in range(y0, y1 + 1):
-                members.setdefault((cx, cy), []).append(int(i))
-    pairs = set()
-    for objs in members.values():
-        for a in range(len(objs)):
-            for b in range(a + 1, len(objs)):
-                pairs.add((min(objs[a], objs[b]), max(objs[a], objs[b])))
-    return sorted(pairs)
+from spatial_hash.node import candidate_pairs
 
 
 def draw(path, n=300, seed=3):

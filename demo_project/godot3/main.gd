@@ -74,7 +74,7 @@ func _process(delta):
 		for i in n:
 			for j in range(i + 1, n):
 				_narrow(i, j)
-	hud.text = "%s | objects %d | cell %d | broad-phase pairs %d | collision checks %d | hits %d | FPS %d" % [
+	hud.text = "%s\nobjects %d, cell %d\nbroad-phase pairs %d\ncollision checks %d, hits %d\nFPS %d" % [
 		"Spatial hash" if use_hash else "Naive O(n^2)", n, hash_node.cell_size,
 		broad_pairs, checks, hits, Engine.get_frames_per_second()]
 	update()
@@ -93,11 +93,14 @@ func _draw():
 
 
 func _build_ui():
+	# A panel behind the controls; each toggle sits right beside its label.
 	var layer = CanvasLayer.new()
 	add_child(layer)
+	var panel = PanelContainer.new()
+	panel.rect_position = Vector2(8, 8)
+	layer.add_child(panel)
 	var box = VBoxContainer.new()
-	box.rect_position = Vector2(8, 8)
-	layer.add_child(box)
+	panel.add_child(box)
 	hud = Label.new()
 	box.add_child(hud)
 	box.add_child(_toggle("Spatial hash (off: naive)", true, "_on_algorithm"))
@@ -132,20 +135,26 @@ func _on_candidates(on):
 	hash_node.debug_candidates = on
 
 
-func _toggle(label, pressed, handler):
-	var button = CheckButton.new()
-	button.text = label
-	button.pressed = pressed
-	button.connect("toggled", self, handler)
-	return button
-
-
-func _slider(label, low, high, value, handler):
+func _row(label):
 	var row = HBoxContainer.new()
 	var name_label = Label.new()
 	name_label.text = label
-	name_label.rect_min_size = Vector2(90, 0)
+	name_label.rect_min_size = Vector2(190, 0)
 	row.add_child(name_label)
+	return row
+
+
+func _toggle(label, pressed, handler):
+	var row = _row(label)
+	var button = CheckButton.new()
+	button.pressed = pressed
+	button.connect("toggled", self, handler)
+	row.add_child(button)
+	return row
+
+
+func _slider(label, low, high, value, handler):
+	var row = _row(label)
 	var slider = HSlider.new()
 	slider.min_value = low
 	slider.max_value = high

@@ -1,22 +1,35 @@
 extends Node2D
-# Headless check of the addon in a real engine:
+# Headless check of the addon in a real engine (the README's smoke command):
 #   godot3-server --path demo_project/godot3 res://smoke.tscn
-# Runs FRAMES frames of moving boxes through the batch methods, compares the
-# pairs with a GDScript brute force every frame, exercises the per-object API
-# and bad input, prints the stats and quits with 0 (all agreed) or 1.
+# Runs FRAMES frames of moving boxes through the batch methods and compares the
+# pairs with a GDScript brute force every frame; probes every method with good
+# input, wrong argument counts, every kind of bad value and freed nodes; prints
+# "SMOKE OK" and quits with 0 only if every check passed (1 otherwise, and 2 if
+# the scene stalled, for instance because the Python script did not load).
 
-const FRAMES := 60
-const N := 300
-const WORLD := Vector2(400, 300)
+const FRAMES = 60
+const N = 300
+const WORLD = Vector2(400, 300)
+const METHODS = {
+	# method: [argument count (or fewest, most), the value it returns on bad input]
+	"insert": [3, false], "insert_circle": [3, false], "update": [2, false],
+	"remove": [1, false], "has": [1, false], "get_id": [1, -1],
+	"query_nearby": [2, []], "query_range": [1, 2, []], "query_radius": [2, []],
+	"query_point": [1, []], "query_along_path": [3, []], "get_collision_pairs": [0, []],
+	"is_colliding": [2, false], "clear": [0, false], "get_stats": [0, {}],
+	"insert_batch": [2, []], "update_batch": [3, false], "remove_batch": [1, false],
+	"get_collision_pairs_packed": [0, []],
+}
 
 onready var hash_node = $Hash
 
-var positions := PoolVector2Array()
-var velocities := PoolVector2Array()
-var sizes := PoolVector2Array()
-var ids := PoolIntArray()
+var positions = PoolVector2Array()
+var velocities = PoolVector2Array()
+var sizes = PoolVector2Array()
+var ids = PoolIntArray()
 var frame = 0
 var failures = 0
+var checks = 0
 
 
 func _ready():
@@ -30,20 +43,23 @@ func _ready():
 		sizes[i] = Vector2(rand_range(1, 12), rand_range(1, 12))
 	ids = hash_node.insert_batch(positions, sizes)
 	_check(ids.size() == N, "insert_batch returned %d ids" % ids.size())
-	# The per-object API and bad input (reported, never fatal).
-	_check(hash_node.insert(self, Vector2(-50, -50), Vector2(10, 10)), "insert(node)")
-	_check(hash_node.query_point(Vector2(-45, -45)) == [self], "query_point finds the node")
-	_check(not hash_node.insert(self, Vector2(NAN, 0), Vector2(1, 1)), "NaN rejected")
-	_check(hash_node.get_last_error().find("nan") >= 0, "error names NaN: " + hash_node.get_last_error())
-	_check(hash_node.query_nearby(Vector2(-45, -45), Vector2(1, 1)) == [self], "NaN changed nothing")
-	_check(hash_node.remove(self), "remove(node)")
+	_probe_objects()
+	_probe_freed_nodes()
+	_probe_bad_input()
+	_probe_properties()
+	_check(hash_node.get_stats()["objects"] == N, "the probes left the batch objects alone")
 
 
 func _process(delta):
+	frame += 1
+	if frame > FRAMES + 30:
+		printerr("SMOKE stalled at frame %d" % frame)
+		get_tree().quit(2)
+		return
 	for i in N:
 		var p = positions[i] + velocities[i] * delta
 		positions[i] = Vector2(fposmod(p.x, WORLD.x), fposmod(p.y, WORLD.y))
-	hash_node.update_batch(ids, positions, sizes)
+	_check(hash_node.update_batch(ids, positions, sizes), "update_batch")
 	var pairs = hash_node.get_collision_pairs_packed()
 	var expected = {}
 	for i in N:
@@ -54,7 +70,7 @@ func _process(delta):
 		for j in range(i + 1, N):
 			var bx: float = positions[j].x
 			var by: float = positions[j].y
-			# Closed boxes, summed in double precision as the core does.
+			# Closed boxes; Vector2 holds 32-bit floats, the sums are in double.
 			if ax <= bx + sizes[j].x and bx <= ax1 and ay <= by + sizes[j].y and by <= ay1:
 				expected[Vector2(i, j)] = true
 	var got = {}
@@ -62,11 +78,130 @@ func _process(delta):
 		got[Vector2(min(pairs[k], pairs[k + 1]), max(pairs[k], pairs[k + 1]))] = true
 	_check(got.size() * 2 == pairs.size(), "frame %d: a pair reported twice" % frame)
 	_check(_same_keys(got, expected), "frame %d: %d pairs, brute force %d" % [frame, got.size(), expected.size()])
-	frame += 1
 	if frame == FRAMES:
 		print("SMOKE stats: ", hash_node.get_stats())
-		print("SMOKE %s after %d frames, %d failures" % ["OK" if failures == 0 else "FAILED", FRAMES, failures])
+		print("SMOKE %d checks, %d failed" % [checks, failures])
+		if failures == 0:
+			print("SMOKE OK")
 		get_tree().quit(1 if failures else 0)
+
+
+func _probe_objects():
+	var a = _child("A", Vector2(-50, -50))
+	var b = _child("B", Vector2(-45, -45))
+	_check(hash_node.insert(a, a.position, Vector2(10, 10)), "insert(node)")
+	_check(hash_node.insert_circle(b, b.position, 3.0), "insert_circle(node)")
+	_check(hash_node.has(a) and hash_node.get_id(a) >= 0, "has / get_id")
+	_check(hash_node.query_point(Vector2(-45, -45)) == [a, b], "query_point finds both")
+	_check(hash_node.query_nearby(Vector2(-49, -49), Vector2(1, 1)).has(a), "query_nearby")
+	_check(hash_node.query_range(Rect2(-60, -60, 5, 5), true).size() == 0, "query_range exact")
+	_check(hash_node.query_radius(Vector2(-45, -45), 1.0).size() == 2, "query_radius")
+	_check(hash_node.query_along_path(Vector2(-100, -44), Vector2(100, -44), Vector2(1, 1)).size() == 2,
+		"query_along_path")
+	_check(_object_pairs() == [[a, b]], "get_collision_pairs: %s" % [_object_pairs()])
+	_check(hash_node.is_colliding(a, b), "is_colliding")
+	_check(hash_node.update(a, Rect2(-80, -80, 4, 4)) and not hash_node.is_colliding(a, b), "update")
+	hash_node.update()   # no arguments: CanvasItem's redraw request, not an error
+	_check(hash_node.get_last_error() == "", "update() is the redraw request")
+	_check(not hash_node.insert(a, Vector2(NAN, 0), Vector2(1, 1)), "NaN rejected")
+	var error = hash_node.get_last_error()
+	_check(error.find("pos.x") >= 0 and error.find("nan") >= 0, "the error names pos.x and NaN: " + error)
+	_check(hash_node.query_point(Vector2(-78, -78)) == [a], "the NaN insert changed nothing")
+	_check(hash_node.get_last_error() == "", "a good call clears the last error")
+	_check(hash_node.remove_batch(PoolIntArray([hash_node.get_id(b)])) and not hash_node.has(b),
+		"remove_batch takes the id of an object added with insert()")
+	_check(hash_node.remove(a) and not hash_node.remove(a), "remove(node), then absent")
+	_check(hash_node.insert(7, Vector2(-50, -50), Vector2(1, 1)) and hash_node.remove(7), "int objects")
+	a.free()
+	b.free()
+
+
+func _probe_freed_nodes():
+	var doomed = _child("Doomed", Vector2(-200, -200))
+	var kept = _child("Kept", Vector2(-200, -200))
+	hash_node.insert(doomed, doomed.position, Vector2(8, 8))
+	hash_node.insert(kept, kept.position, Vector2(8, 8))
+	var doomed_id = hash_node.get_id(doomed)
+	doomed.free()
+	_check(hash_node.query_point(Vector2(-196, -196)) == [kept], "a freed node is not handed back")
+	_check(_object_pairs().size() == 0, "nor in the pair list: %s" % [_object_pairs()])
+	_check(not hash_node.remove_batch([doomed_id]), "its id is gone")
+	var leaving = _child("Leaving", Vector2(-200, -200))
+	hash_node.insert(leaving, leaving.position, Vector2(8, 8))
+	remove_child(leaving)
+	_check(hash_node.query_point(Vector2(-196, -196)) == [kept], "a node that left the tree is dropped")
+	_check(not hash_node.insert(leaving, Vector2(0, 0), Vector2(1, 1)), "a node outside the tree is refused")
+	_check(hash_node.get_last_error().find("Leaving") >= 0, "named: " + hash_node.get_last_error())
+	leaving.free()
+	hash_node.remove(kept)
+	kept.queue_free()
+
+
+func _probe_bad_input():
+	var d = {"x": 1, "y": 2}
+	var bad_values = [null, "no", d, [1, "a"], PoolIntArray([-1, 99999]), PoolVector2Array([Vector2(NAN, 1)]),
+		NAN, INF, -1e300, Vector2(INF, 0), Rect2(0, 0, -1, 1), self, true, Color(1, 0, 0)]
+	for method in METHODS:
+		var fewest = METHODS[method][0]
+		var count = METHODS[method][-2]
+		var empty = METHODS[method][-1]
+		for extra in [count + 1, count + 2, fewest - 1]:
+			if extra < 0 or (method == "update" and extra == 0):
+				continue
+			var args = []
+			for k in extra:
+				args.append(Vector2(1, 1))
+			var result = hash_node.callv(method, args)
+			_check(_is_empty(result, empty), "%s with %d arguments returned %s" % [method, extra, result])
+			_check(hash_node.get_last_error().find("takes") >= 0, "%s: %s" % [method, hash_node.get_last_error()])
+		for value in bad_values:
+			if count == 0:
+				break
+			var args = []
+			for k in count:
+				args.append(value)
+			hash_node.callv(method, args)
+	_check(d.size() == 2 and d["x"] == 1 and not d.has(0), "a rejected Dictionary is unchanged: %s" % d)
+	_check(hash_node.query_range(Rect2(0, 0, 5, 5), "no").size() == 0, "exact must be a bool")
+	_check(hash_node.get_last_error().find("exact") >= 0, hash_node.get_last_error())
+	_check(hash_node.insert_batch(null, null).size() == 0, "insert_batch(null, null)")
+	_check(hash_node.get_last_error().find("positions") >= 0, hash_node.get_last_error())
+	_check(not hash_node.update_batch(ids, {"a": 1}, sizes), "a Dictionary as positions")
+	_check(not hash_node.remove_batch({0: 1}), "a Dictionary as ids")
+	_check(hash_node.get_stats()["objects"] == N, "bad input changed nothing")
+
+
+func _probe_properties():
+	var size = hash_node.cell_size
+	hash_node.cell_size = -5
+	_check(hash_node.cell_size == size, "a rejected cell_size keeps %s" % size)
+	_check(hash_node.get_last_error().find("cell_size") >= 0, hash_node.get_last_error())
+	hash_node.get_stats()
+	_check(hash_node.get_last_error() == "", "reported once")
+	hash_node.hierarchical = true
+	_check(hash_node.get_stats()["index"] == "hierarchical", "hierarchical at run time")
+	hash_node.hierarchical = false
+	hash_node.overlay = true
+	hash_node.debug_draw = true
+	hash_node.debug_draw = false
+	hash_node.overlay = false
+
+
+func _object_pairs():
+	# The pairs of objects added with insert(): batch objects come back as ids.
+	var found = []
+	for pair in hash_node.get_collision_pairs():
+		if typeof(pair[0]) == TYPE_OBJECT or typeof(pair[1]) == TYPE_OBJECT:
+			found.append(pair)
+	return found
+
+
+func _is_empty(result, empty):
+	if typeof(empty) == TYPE_ARRAY:
+		return typeof(result) in [TYPE_ARRAY, TYPE_INT_ARRAY] and result.size() == 0
+	if typeof(empty) == TYPE_DICTIONARY:
+		return typeof(result) == TYPE_DICTIONARY and result.empty()
+	return typeof(result) == typeof(empty) and result == empty
 
 
 func _same_keys(a, b):
@@ -79,7 +214,16 @@ func _same_keys(a, b):
 	return true
 
 
+func _child(child_name, at):
+	var node = Node2D.new()
+	node.name = child_name
+	node.position = at
+	add_child(node)
+	return node
+
+
 func _check(ok, what):
+	checks += 1
 	if not ok:
 		failures += 1
 		printerr("SMOKE check failed: ", what)

@@ -14,7 +14,6 @@ var sizes := PackedVector2Array()
 var ids := PackedInt32Array()
 var colliding := PackedByteArray()
 var use_hash := true
-var show_candidates := true
 var speed := 1.0
 var broad_pairs := 0
 var checks := 0
@@ -48,7 +47,7 @@ func _corners() -> PackedVector2Array:
 	return corners
 
 
-func _process(delta):
+func _process(delta: float) -> void:
 	var n := positions.size()
 	for i in n:
 		var v := velocities[i]
@@ -75,7 +74,7 @@ func _process(delta):
 		for i in n:
 			for j in range(i + 1, n):
 				_narrow(i, j)
-	hud.text = "%s | objects %d | cell %d | broad-phase pairs %d | collision checks %d | hits %d | FPS %d" % [
+	hud.text = "%s\nobjects %d, cell %d\nbroad-phase pairs %d\ncollision checks %d, hits %d\nFPS %d" % [
 		"Spatial hash" if use_hash else "Naive O(n^2)", n, hash_node.cell_size,
 		broad_pairs, checks, hits, Engine.get_frames_per_second()]
 	queue_redraw()
@@ -94,38 +93,44 @@ func _draw():
 
 
 func _build_ui():
+	# A panel behind the controls; each toggle sits right beside its label.
 	var layer := CanvasLayer.new()
 	add_child(layer)
+	var panel := PanelContainer.new()
+	panel.position = Vector2(8, 8)
+	layer.add_child(panel)
 	var box := VBoxContainer.new()
-	box.position = Vector2(8, 8)
-	layer.add_child(box)
+	panel.add_child(box)
 	hud = Label.new()
 	box.add_child(hud)
-	var algorithm := CheckButton.new()
-	algorithm.text = "Spatial hash (off: naive)"
-	algorithm.button_pressed = true
-	algorithm.toggled.connect(func(on): use_hash = on)
-	box.add_child(algorithm)
+	box.add_child(_toggle("Spatial hash (off: naive)", true, func(on): use_hash = on))
 	box.add_child(_slider("Objects", 50, 5000, 800, func(v): _set_count(int(v))))
 	box.add_child(_slider("Cell size", 4, 256, 24, func(v): hash_node.cell_size = v))
 	box.add_child(_slider("Speed", 0, 10, 1, func(v): speed = v))
-	var grid := CheckButton.new()
-	grid.text = "Grid and boxes"
-	grid.toggled.connect(func(on): hash_node.debug_draw = on)
-	box.add_child(grid)
-	var candidates := CheckButton.new()
-	candidates.text = "Candidate lines"
-	candidates.button_pressed = true
-	candidates.toggled.connect(func(on): hash_node.debug_candidates = on)
-	box.add_child(candidates)
+	box.add_child(_toggle("Grid and boxes", false, func(on): hash_node.debug_draw = on))
+	box.add_child(_toggle("Candidate lines", true, func(on): hash_node.debug_candidates = on))
 
 
-func _slider(label: String, low: float, high: float, value: float, on_change: Callable) -> HBoxContainer:
+func _row(label: String) -> HBoxContainer:
 	var row := HBoxContainer.new()
 	var name_label := Label.new()
 	name_label.text = label
-	name_label.custom_minimum_size = Vector2(90, 0)
+	name_label.custom_minimum_size = Vector2(190, 0)
 	row.add_child(name_label)
+	return row
+
+
+func _toggle(label: String, pressed: bool, on_toggle: Callable) -> HBoxContainer:
+	var row := _row(label)
+	var button := CheckButton.new()
+	button.button_pressed = pressed
+	button.toggled.connect(on_toggle)
+	row.add_child(button)
+	return row
+
+
+func _slider(label: String, low: float, high: float, value: float, on_change: Callable) -> HBoxContainer:
+	var row := _row(label)
 	var slider := HSlider.new()
 	slider.min_value = low
 	slider.max_value = high

@@ -1,22 +1,62 @@
 """SpatialHash2D for Godot 3.2+ with godot-python 0.50 (pythonscript, Python 3.8).
 
 Declarations and conversions only: the behaviour is spatial_hash.node, which the
-test suite runs without Godot. Every method takes *args and lets the node check
-the count, because a TypeError raised while Godot 3 binds the arguments can
-crash the engine. Godot 3 has no custom monitors: get_stats() and the on-screen
-overlay (`overlay = true`) show the same numbers.
+test suite runs without Godot. What this plugin does differently, and why the
+code below looks the way it does:
+- A TypeError raised while it binds a method's arguments can crash the engine,
+  so every method takes *args and the node checks the count.
+- Plain Python lists and dicts reach GDScript as null: results are wrapped in
+  Array and Dictionary.
+- Its pool arrays have no buffer protocol and cost about 1 us per element read
+  one by one; `raw_access()` gives their address, which numpy copies at once.
+- It binds no `push_error`: errors go through an Expression calling it, so
+  they reach the editor's error list and the debugger.
+- A method named `update` replaces CanvasItem.update(), the redraw request:
+  `update()` with no arguments still redraws.
+- `__init__` of an exposed class never runs: state is created on first use.
+Godot 3 has no custom monitors: get_stats() and `overlay = true` show the numbers.
 """
 try:
-    from godot import (Array, Color, Dictionary, Label, Node2D, PoolIntArray, Rect2, Vector2,
-                       export, exposed)
+    from godot import (Array, CanvasLayer, Color, Dictionary, Expression, GDString, Label, Node,
+                       Node2D, PoolIntArray, PoolRealArray, PoolStringArray, PoolVector2Array,
+                       Rect2, Vector2, export, exposed)
 except ImportError:     # not Godot 3: another engine's editor scanning res://, or CPython
     exposed = None
 
 if exposed is not None:
-    from spatial_hash.node import NodeBridge
+    import ctypes
+
+    import numpy as np
+
+    from spatial_hash.node import SETTINGS, NodeBridge, report_to_stderr
+
+    # (numpy dtype, values per element) of each pool array the batch methods read.
+    POOLS = {PoolVector2Array: (np.float32, 2), PoolIntArray: (np.int32, 1),
+             PoolRealArray: (np.float32, 1)}
+
+    def pool_to_numpy(pool, dtype, width):
+        """A copy of a pool array's memory; `raw_access` locks it meanwhile (a
+        shared pool is copied first, so the caller's array is never touched)."""
+        out = np.empty(len(pool) * width, dtype)
+        if out.size:
+            with pool.raw_access() as access:
+                ctypes.memmove(out.ctypes.data, access.get_address(), out.nbytes)
+        return out.reshape(-1, width) if width > 1 else out
+
+    def from_godot(value):
+        kind = POOLS.get(type(value))
+        if kind is not None:
+            return pool_to_numpy(value, *kind)
+        if isinstance(value, Array):
+            return [from_godot(v) for v in value]
+        if isinstance(value, GDString):
+            return str(value)
+        return value
 
     def to_godot(value):
         """Plain lists and dicts arrive in GDScript as null: wrap them, nested ones too."""
+        if isinstance(value, np.ndarray):
+            value = value.tolist()
         if isinstance(value, (list, tuple)):
             return Array([to_godot(v) for v in value])
         if isinstance(value, dict):
@@ -24,46 +64,106 @@ if exposed is not None:
         return value
 
     def to_packed(ints):
-        return PoolIntArray(ints)
+        values = np.ascontiguousarray(ints, dtype=np.int32)
+        pool = PoolIntArray()
+        pool.resize(values.size)
+        if values.size:
+            with pool.raw_access() as access:
+                ctypes.memmove(access.get_address(), values.ctypes.data, values.nbytes)
+        return pool
+
+    class SceneTreeObjects:
+        """Which objects the node takes, how it watches them and names them: only
+        nodes inside the tree, each dropped from the index as it leaves."""
+
+        def __init__(self, owner):
+            self.owner = owner
+
+        def watch(self, obj, instance_id):
+            if not isinstance(obj, Node) or not obj.is_inside_tree():
+                raise TypeError(f"obj must be an int or a Node inside the scene tree, "
+                                f"got {self.describe(obj)}")
+            obj.connect("tree_exiting", self.owner, "_forget_object", Array([instance_id]))
+
+        def unwatch(self, obj, token):
+            if obj.is_connected("tree_exiting", self.owner, "_forget_object"):
+                obj.disconnect("tree_exiting", self.owner, "_forget_object")
+
+        def describe(self, value):
+            if isinstance(value, Node):
+                where = value.get_path() if value.is_inside_tree() else value.name
+                return f"{value.get_class()} '{where}'"
+            return repr(value)
+
+    def setting(kind, name):
+        """An exported property kept (and validated) by the node."""
+        return export(kind, default=SETTINGS[name])(property(
+            lambda self: self._bridge().node.setting(name),
+            lambda self, value: self._bridge().set(name, value)))
 
     @exposed
     class SpatialHash2D(Node2D):
-        cell_size = export(float, default=64.0)
-        large_object_threshold = export(int, default=4)
-        hierarchical = export(bool, default=False)
-        debug_draw = export(bool, default=False)
-        debug_candidates = export(bool, default=True)
-        overlay = export(bool, default=False)
+        cell_size = setting(float, "cell_size")
+        large_object_threshold = setting(int, "large_object_threshold")
+        hierarchical = setting(bool, "hierarchical")
+        debug_draw = setting(bool, "debug_draw")
+        debug_candidates = setting(bool, "debug_candidates")
+        overlay = setting(bool, "overlay")
 
-        # __init__ never runs for an exposed class: state is created on first use.
         def _bridge(self):
             bridge = getattr(self, "_spatial_hash", None)
             if bridge is None:
                 bridge = self._spatial_hash = NodeBridge(
-                    lambda: (self.cell_size, self.large_object_threshold, self.hierarchical),
-                    to_godot, to_packed)
+                    from_godot, to_godot, to_packed, report=self._report_error,
+                    objects=SceneTreeObjects(self))
+                self._overlay = None
+                self._drawn = False
             return bridge
 
-        def _ready(self):
-            self._bridge()
-            self._label = None
-            if self.overlay:
-                self._label = Label.new()
-                self.add_child(self._label)
+        def _report_error(self, message):
+            """push_error through an Expression: pythonscript binds no push_error,
+            and instancing a GDScript helper from Python crashed the engine."""
+            try:
+                expression = Expression()
+                if expression.parse("push_error(message)", PoolStringArray(["message"])) != 0:
+                    raise RuntimeError(str(expression.get_error_text()))
+                expression.execute(Array([message]), None, False)
+            except Exception:           # never let reporting raise into the engine
+                report_to_stderr(message)
+
+        def _forget_object(self, instance_id):
+            self._bridge().node.forget(instance_id)
 
         def _process(self, delta):
-            if self._label is not None:
-                self._label.text = self._bridge().synced().overlay_text()
-            if self.debug_draw:
-                Node2D.update(self)     # the redraw request: `update` here is the API method
+            node = self._bridge().node
+            if node.setting("overlay") != (self._overlay is not None):
+                self._show_overlay(node.setting("overlay"))
+            if self._overlay is not None:
+                self._overlay.get_child(0).text = node.overlay_text()
+            if node.setting("debug_draw") or self._drawn:
+                Node2D.update(self)
+
+        def _show_overlay(self, shown):
+            """The stats label, in screen space on its own canvas layer."""
+            if shown:
+                self._overlay = CanvasLayer.new()
+                self._overlay.layer = 100
+                label = Label.new()
+                label.rect_position = Vector2(8, 8)
+                self._overlay.add_child(label)
+                self.add_child(self._overlay)
+            else:
+                self._overlay.queue_free()
+                self._overlay = None
 
         def _draw(self):
-            if not self.debug_draw:
+            node = self._bridge().node
+            self._drawn = node.setting("debug_draw")
+            if not self._drawn:
                 return
             r = self.get_viewport_rect()
             view = (r.position.x, r.position.y, r.size.x, r.size.y)
-            commands = self._bridge().synced().draw_list(view, self.debug_candidates)
-            for kind, a, b, c, d, rgba in commands:
+            for kind, a, b, c, d, rgba in node.draw_list(view, node.setting("debug_candidates")):
                 if kind == "line":
                     self.draw_line(Vector2(a, b), Vector2(c, d), Color(*rgba), 1.0)
                 else:
@@ -77,6 +177,8 @@ if exposed is not None:
             return self._bridge().call("insert_circle", args)
 
         def update(self, *args):
+            if not args:        # CanvasItem.update(): the redraw request
+                return Node2D.update(self)
             return self._bridge().call("update", args)
 
         def remove(self, *args):

@@ -1,44 +1,106 @@
 """SpatialHash2D for Godot 4.2+ with godot-python-extension.
 
 Declarations and conversions only: the behaviour is spatial_hash.node, which the
-test suite runs without Godot. Checked against the extension's API as described
-in GODOT_NOTES (Godot 4.6.3, extension built for Python 3.14).
+test suite runs without Godot. What this plugin does differently, and why the
+code below looks the way it does:
+- A call with more arguments than a Python method declares raises inside the
+  extension before the method runs, and that aborts the engine: every method
+  takes *args and the node checks the count.
+- Its Array has no __iter__ and answers an index out of range with null, so
+  arrays are read by index up to their length, never iterated.
+- Its packed arrays expose their memory (the buffer protocol): numpy reads them
+  without a per-element loop.
 """
 try:
     import godot
-    from godot.variant_types import Color, PackedInt32Array, Rect2, Vector2
+    from godot.variant_types import (Color, PackedFloat32Array, PackedFloat64Array,
+                                     PackedInt32Array, PackedInt64Array, PackedVector2Array,
+                                     Rect2, Vector2)
 except ImportError:     # not Godot 4: another engine's editor scanning res://, or CPython
     godot = None
 
 if godot is not None:
-    from spatial_hash.node import MonitorSet, NodeBridge
+    import numpy as np
+
+    from spatial_hash.node import SETTINGS, MonitorSet, NodeBridge
+
+    # Values per element of each packed array the batch methods read.
+    PACKED = {PackedVector2Array: 2, PackedInt32Array: 1, PackedInt64Array: 1,
+              PackedFloat32Array: 1, PackedFloat64Array: 1}
+
+    def from_godot(value):
+        width = PACKED.get(type(value))
+        if width is not None:
+            values = np.array(memoryview(value))     # a copy: the caller's array stays
+            return values.reshape(-1, width) if width > 1 else values.ravel()
+        if isinstance(value, godot.Array):
+            return [from_godot(value[k]) for k in range(len(value))]
+        if isinstance(value, (godot.String, godot.StringName)):
+            return str(value)
+        return value
 
     def to_godot(value):
-        return value     # lists become Arrays and dicts Dictionaries on the way out
+        """Lists become Arrays and dicts Dictionaries on the way out."""
+        return value.tolist() if isinstance(value, np.ndarray) else value
 
     def to_packed(ints):
-        return PackedInt32Array(ints)
+        return PackedInt32Array(np.asarray(ints, dtype=np.int32).tolist())
+
+    class SceneTreeObjects:
+        """Which objects the node takes, how it watches them and names them: only
+        nodes inside the tree, each dropped from the index as it leaves."""
+
+        def __init__(self, owner):
+            self.owner = owner
+
+        def watch(self, obj, instance_id):
+            if not isinstance(obj, godot.Node) or not obj.is_inside_tree():
+                raise TypeError(f"obj must be an int or a Node inside the scene tree, "
+                                f"got {self.describe(obj)}")
+            forget = godot.Callable(self.owner, "_forget_object").bind(instance_id)
+            obj.connect("tree_exiting", forget)
+            return forget
+
+        def unwatch(self, obj, forget):
+            if obj.is_connected("tree_exiting", forget):
+                obj.disconnect("tree_exiting", forget)
+
+        def describe(self, value):
+            if isinstance(value, godot.Node):
+                where = value.get_path() if value.is_inside_tree() else value.name
+                return f"{value.get_class()} '{where}'"
+            return repr(value)
+
+    def setting(name):
+        """An exported property kept (and validated) by the node."""
+        return godot.property(lambda self: self._bridge().node.setting(name),
+                              lambda self, value: self._bridge().set(name, value),
+                              default=SETTINGS[name])
 
     @godot.expose_script_class
     class SpatialHash2D(godot.Node2D, expose_all_methods=True):
-        cell_size: float = godot.property(default=64.0)
-        large_object_threshold: int = godot.property(default=4)
-        hierarchical: bool = godot.property(default=False)
-        monitors_enabled: bool = godot.property(default=True)
-        debug_draw: bool = godot.property(default=False)
-        debug_candidates: bool = godot.property(default=True)
+        cell_size: float = setting("cell_size")
+        large_object_threshold: int = setting("large_object_threshold")
+        hierarchical: bool = setting("hierarchical")
+        monitors_enabled: bool = setting("monitors_enabled")
+        debug_draw: bool = setting("debug_draw")
+        debug_candidates: bool = setting("debug_candidates")
 
         def _bridge(self):
             bridge = getattr(self, "_spatial_hash", None)
             if bridge is None:
                 bridge = self._spatial_hash = NodeBridge(
-                    lambda: (self.cell_size, self.large_object_threshold, self.hierarchical),
-                    to_godot, to_packed)
+                    from_godot, to_godot, to_packed, report=godot.push_error,
+                    objects=SceneTreeObjects(self))
+                self._drawn = False
             return bridge
 
-        def _ready(self):
+        def _forget_object(self, *args):
+            self._bridge().node.forget(*args)
+
+        def _enter_tree(self):
             bridge = self._bridge()
-            if self.monitors_enabled:
+            if bridge.node.setting("monitors_enabled"):
                 performance = godot.Performance
                 bridge.monitors = MonitorSet(bridge.node, str(self.name),
                                              performance.has_custom_monitor)
@@ -54,79 +116,79 @@ if godot is not None:
                 bridge.monitors = None
 
         def _process(self, delta):
-            if self.debug_draw:
+            if self._bridge().node.setting("debug_draw") or self._drawn:
                 self.queue_redraw()
 
         def _draw(self):
-            if not self.debug_draw:
+            node = self._bridge().node
+            self._drawn = node.setting("debug_draw")
+            if not self._drawn:
                 return
             r = self.get_viewport_rect()
             view = (r.position.x, r.position.y, r.size.x, r.size.y)
-            commands = self._bridge().synced().draw_list(view, self.debug_candidates)
-            for kind, a, b, c, d, rgba in commands:
+            for kind, a, b, c, d, rgba in node.draw_list(view, node.setting("debug_candidates")):
                 if kind == "line":
                     self.draw_line(Vector2(a, b), Vector2(c, d), Color(*rgba), 1.0)
                 else:
                     self.draw_rect(Rect2(a, b, c, d), Color(*rgba), False, 1.0)
 
-        # The GDScript API (see spatial_hash.node.SpatialHashNode). A missing
-        # argument arrives as null and is reported by the node's checks.
-        def insert(self, obj=None, pos=None, size=None):
-            return self._bridge().call("insert", (obj, pos, size))
+        # The GDScript API (see spatial_hash.node.SpatialHashNode for the arguments).
+        def insert(self, *args):
+            return self._bridge().call("insert", args)
 
-        def insert_circle(self, obj=None, center=None, radius=None):
-            return self._bridge().call("insert_circle", (obj, center, radius))
+        def insert_circle(self, *args):
+            return self._bridge().call("insert_circle", args)
 
-        def update(self, obj=None, bounds=None):
-            return self._bridge().call("update", (obj, bounds))
+        def update(self, *args):
+            return self._bridge().call("update", args)
 
-        def remove(self, obj=None):
-            return self._bridge().call("remove", (obj,))
+        def remove(self, *args):
+            return self._bridge().call("remove", args)
 
-        def has(self, obj=None):
-            return self._bridge().call("has", (obj,))
+        def has(self, *args):
+            return self._bridge().call("has", args)
 
-        def get_id(self, obj=None):
-            return self._bridge().call("get_id", (obj,))
+        def get_id(self, *args):
+            return self._bridge().call("get_id", args)
 
-        def query_nearby(self, pos=None, size=None):
-            return self._bridge().call("query_nearby", (pos, size))
+        def query_nearby(self, *args):
+            return self._bridge().call("query_nearby", args)
 
-        def query_range(self, rect=None, exact=False):
-            return self._bridge().call("query_range", (rect, exact))
+        def query_range(self, *args):
+            return self._bridge().call("query_range", args)
 
-        def query_radius(self, center=None, radius=None):
-            return self._bridge().call("query_radius", (center, radius))
+        def query_radius(self, *args):
+            return self._bridge().call("query_radius", args)
 
-        def query_point(self, point=None):
-            return self._bridge().call("query_point", (point,))
+        def query_point(self, *args):
+            return self._bridge().call("query_point", args)
 
-        def query_along_path(self, start=None, end=None, size=None):
-            return self._bridge().call("query_along_path", (start, end, size))
+        def query_along_path(self, *args):
+            return self._bridge().call("query_along_path", args)
 
-        def get_collision_pairs(self):
-            return self._bridge().call("get_collision_pairs", ())
+        def get_collision_pairs(self, *args):
+            return self._bridge().call("get_collision_pairs", args)
 
-        def is_colliding(self, a=None, b=None):
-            return self._bridge().call("is_colliding", (a, b))
+        def is_colliding(self, *args):
+            return self._bridge().call("is_colliding", args)
 
-        def clear(self):
-            return self._bridge().call("clear", ())
+        def clear(self, *args):
+            return self._bridge().call("clear", args)
 
-        def get_stats(self):
-            return self._bridge().call("get_stats", ())
+        def get_stats(self, *args):
+            return self._bridge().call("get_stats", args)
 
-        def get_last_error(self):
-            return self._bridge().call("get_last_error", ())
+        def get_last_error(self, *args):
+            return self._bridge().call("get_last_error", args)
 
-        def insert_batch(self, positions=None, sizes=None):
-            return self._bridge().call("insert_batch", (positions, sizes))
+        def insert_batch(self, *args):
+            return self._bridge().call("insert_batch", args)
 
-        def update_batch(self, ids=None, positions=None, sizes=None):
-            return self._bridge().call("update_batch", (ids, positions, sizes))
+        def update_batch(self, *args):
+            return self._bridge().call("update_batch", args)
 
-        def remove_batch(self, ids=None):
-            return self._bridge().call("remove_batch", (ids,))
+        def remove_batch(self, *args):
+            return self._bridge().call("remove_batch", args)
 
-        def get_collision_pairs_packed(self):
-            return self._bridge().call("get_collision_pairs_packed", ())
+        def get_collision_pairs_packed(self, *args):
+            return self._bridge().call("get_collision_pairs_packed", args)

@@ -1,0 +1,129 @@
+"""install_godot.py against project folders shaped like the two plugins' real
+layouts, with the plugin's Python replaced by a recorder (the real installs,
+which build the core for the plugin's Python, were run in real engines)."""
+import importlib.util
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+TOOL = pathlib.Path(__file__).resolve().parent.parent / "addons" / "spatial_hash" / "tools" / "install_godot.py"
+spec = importlib.util.spec_from_file_location("install_godot", TOOL)
+install_godot = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(install_godot)
+
+
+class PluginPython:
+    """Records the commands; answers like a Python of `version` whose pip and
+    numpy are there or not."""
+
+    def __init__(self, version="3.8", pip=True, numpy=True):
+        self.version, self.pip, self.numpy = version, pip, numpy
+        self.commands = []
+
+    def __call__(self, command):
+        self.commands.append(command)
+        text = " ".join(command)
+        if "sys.version_info" in text:
+            return self.version + "\n"
+        if "pip --version" in text and not self.pip:
+            raise subprocess.CalledProcessError(1, command)
+        if "ensurepip" in text:
+            self.pip = True
+        if "import numpy" in text and not self.numpy:
+            raise subprocess.CalledProcessError(1, command)
+        return ""
+
+
+def godot3_project(root):
+    project = root / "game3"
+    (project / "addons" / "pythonscript" / "x11-64" / "bin").mkdir(parents=True)
+    (project / "addons" / "pythonscript" / "x11-64" / "bin" / "python3").write_text("")
+    (project / "pythonscript.gdnlib").write_text("")
+    (project / "project.godot").write_text("config_version=4\n\n[application]\n\nconfig/name=\"g\"\n")
+    return project
+
+
+def godot4_project(root):
+    project = root / "game4"
+    (project / "bin" / "linux-x86_64" / "python3.14").mkdir(parents=True)
+    (project / "python.gdextension").write_text("")
+    (project / "project.godot").write_text("config_version=5\n")
+    return project
+
+
+def test_godot3_install_is_complete_and_can_run_again(tmp_path):
+    project = godot3_project(tmp_path)
+    (project / "addons" / "spatial_hash").mkdir()
+    (project / "addons" / "spatial_hash" / "node.py").write_text("an old full copy")
+    python = PluginPython(pip=False, numpy=False)
+    plugin = install_godot.install(str(project), run=python, log=lambda m: None)
+    embedded = str(project / "addons" / "pythonscript" / "x11-64" / "bin" / "python3")
+    assert plugin.name == "pythonscript" and plugin.python == embedded
+    commands = [" ".join(c) for c in python.commands]
+    assert commands[2] == embedded + " -m ensurepip"
+    assert any(c.endswith("install --no-input numpy>=1.20") for c in commands)
+    assert commands[-2].endswith("--no-deps --force-reinstall " + install_godot.CHECKOUT)
+    assert commands[-1] == embedded + " -c import spatial_hash._core, spatial_hash.node"
+    addon = project / "addons" / "spatial_hash"
+    assert sorted(p.relative_to(addon).as_posix() for p in addon.rglob("*")) == \
+        ["godot3", "godot3/spatial_hash_2d.py"]
+    text = (project / "project.godot").read_text()
+    assert text.count("pythonscript.gdnlib") == 1
+    again = PluginPython()
+    install_godot.install(str(project), run=again, log=lambda m: None)
+    assert (project / "project.godot").read_text() == text
+    assert not any("ensurepip" in c or "numpy>=" in c for c in map(" ".join, again.commands))
+    assert sorted(p.name for p in addon.rglob("*")) == ["godot3", "spatial_hash_2d.py"]
+
+
+def test_godot4_install_targets_the_extension_site_packages(tmp_path, monkeypatch):
+    project = godot4_project(tmp_path)
+    (project / "addons").mkdir()
+    os.symlink(tmp_path, project / "addons" / "spatial_hash")      # a link to a checkout
+    python = PluginPython(version="3.14", numpy=False)
+    plugin = install_godot.install(str(project), python="/usr/bin/python3.14", run=python,
+                                   log=lambda m: None)
+    site = project / "bin" / "linux-x86_64" / "python3.14" / "site-packages"
+    assert plugin.site_packages == str(site) and (site / ".gdignore").exists()
+    commands = [" ".join(c) for c in python.commands]
+    assert any(f"--target {site} --upgrade numpy>=1.20" in c for c in commands)
+    assert commands[-2].endswith(f"--target {site} --upgrade {install_godot.CHECKOUT}")
+    assert "-I -c" in commands[-1] and str(site) in commands[-1]
+    addon = project / "addons" / "spatial_hash"
+    assert not addon.is_symlink()
+    assert sorted(p.relative_to(addon).as_posix() for p in addon.rglob("*")) == \
+        ["godot4", "godot4/spatial_hash_2d.py", "plugin.cfg", "plugin.gd"]
+
+
+@pytest.mark.parametrize("layout,python,message", [
+    (None, None, "not a Godot project"),
+    ("bare", None, "no Python plugin found"),
+    ("godot4", "3.12", "embeds 3.14"),
+    ("godot3", "3.7", "needs 3.8 or newer"),
+])
+def test_refusals_say_why_and_change_nothing(tmp_path, layout, python, message):
+    project = tmp_path / "empty"
+    project.mkdir()
+    if layout == "bare":
+        (project / "project.godot").write_text("config_version=5\n")
+    elif layout == "godot4":
+        project = godot4_project(tmp_path)
+    elif layout == "godot3":
+        project = godot3_project(tmp_path)
+    before = sorted(p.as_posix() for p in project.rglob("*"))
+    recorder = PluginPython(version=python or "3.8")
+    with pytest.raises(install_godot.Refused, match=message):
+        install_godot.install(str(project), python="/usr/bin/python3.x" if python else None,
+                              run=recorder, log=lambda m: None)
+    assert sorted(p.as_posix() for p in project.rglob("*")) == before
+    assert not any("pip" in " ".join(c) for c in recorder.commands)
+
+
+def test_godot4_without_the_extension_python_on_path_is_refused(tmp_path, monkeypatch):
+    project = godot4_project(tmp_path)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(install_godot.Refused, match="no python3.14 found on PATH"):
+        install_godot.install(str(project), run=PluginPython(), log=lambda m: None)
+    assert install_godot.main([str(project)]) == 2
