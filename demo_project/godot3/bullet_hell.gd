@@ -1,5 +1,5 @@
 extends Node2D
-# The seed-002 bullet hell (Godot 3 port of ../godot4/bullet_hell.gd). Godot 3
+# The bullet-hell stress scene (Godot 3 port of ../godot4/bullet_hell.gd). Godot 3
 # has no custom monitors: the node's overlay (overlay = true in the scene) and
 # the HUD show the numbers. The HUD shows the median time of the two batch calls
 # over the last WINDOW frames beside the core's own time for the same work, and

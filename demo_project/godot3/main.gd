@@ -1,5 +1,5 @@
 extends Node2D
-# The seed-000 demo (Godot 3 port of ../godot4/main.gd): moving circles, naive
+# The classic broad-phase demo (Godot 3 port of ../godot4/main.gd): moving circles, naive
 # O(n^2) or the SpatialHash2D node as the broad phase, a circle test as the
 # narrow phase, and a HUD with the counters. One batch call per frame.
 

@@ -168,6 +168,13 @@ func _probe_bad_input():
 	_check(hash_node.get_last_error().find("positions") >= 0, hash_node.get_last_error())
 	_check(not hash_node.update_batch(ids, {"a": 1}, sizes), "a Dictionary as positions")
 	_check(not hash_node.remove_batch({0: 1}), "a Dictionary as ids")
+	var method_name = "set_position"        # call()/callv(): the engine's methods too
+	hash_node.call(method_name, Vector2(3, 4))
+	_check(hash_node.position == Vector2(3, 4), "call() reaches the engine's methods")
+	hash_node.callv(method_name, [Vector2.ZERO])
+	_check(hash_node.position == Vector2.ZERO, "callv() too")
+	method_name = "get_id"
+	_check(hash_node.callv(method_name, [123456]) == -1, "callv() of the node's own method")
 	_check(hash_node.get_stats()["objects"] == N, "bad input changed nothing")
 
 

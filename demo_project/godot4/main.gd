@@ -1,5 +1,5 @@
 extends Node2D
-# The seed-000 demo: moving circles, naive O(n^2) or the SpatialHash2D node as the
+# The classic broad-phase demo: moving circles, naive O(n^2) or the SpatialHash2D node as the
 # broad phase, a circle test as the narrow phase, and a HUD with the counters.
 # The hash gets every object in one batch call per frame.
 
@@ -98,6 +98,10 @@ func _build_ui():
 	add_child(layer)
 	var panel := PanelContainer.new()
 	panel.position = Vector2(8, 8)
+	var background := StyleBoxFlat.new()     # the default panel lets the scene show through
+	background.bg_color = Color(0.1, 0.1, 0.12, 0.92)
+	background.set_content_margin_all(8)
+	panel.add_theme_stylebox_override("panel", background)
 	layer.add_child(panel)
 	var box := VBoxContainer.new()
 	panel.add_child(box)

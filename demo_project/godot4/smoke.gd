@@ -79,7 +79,12 @@ func _process(delta: float) -> void:
 	_check(got.size() * 2 == pairs.size(), "frame %d: a pair reported twice" % frame)
 	_check(got == expected, "frame %d: %d pairs, brute force %d" % [frame, got.size(), expected.size()])
 	if frame == FRAMES:
-		print("SMOKE stats: ", hash_node.get_stats())
+		var stats: Dictionary = hash_node.get_stats()
+		_check(Performance.get_custom_monitor("spatial_hash/total_objects") == stats["objects"],
+			"the monitors follow get_stats()")
+		_check(Performance.get_custom_monitor("spatial_hash/narrow_phase_checks") == stats["narrow_phase_checks"],
+			"narrow_phase_checks monitor")
+		print("SMOKE stats: ", stats)
 		print("SMOKE %d checks, %d failed" % [checks, failures])
 		if failures == 0:
 			print("SMOKE OK")
@@ -166,6 +171,13 @@ func _probe_bad_input() -> void:
 	_check(hash_node.get_last_error().contains("positions"), hash_node.get_last_error())
 	_check(not hash_node.update_batch(ids, {"a": 1}, sizes), "a Dictionary as positions")
 	_check(not hash_node.remove_batch({0: 1}), "a Dictionary as ids")
+	var method_name := "set_position"       # call()/callv() with a String: the engine's methods too
+	hash_node.call(method_name, Vector2(3, 4))
+	_check(hash_node.position == Vector2(3, 4), "call(String) reaches the engine's methods")
+	hash_node.callv(method_name, [Vector2.ZERO])
+	_check(hash_node.position == Vector2.ZERO, "callv(String) too")
+	method_name = "get_id"
+	_check(hash_node.callv(method_name, [123456]) == -1, "callv(String) of the node's own method")
 	_check(hash_node.get_stats()["objects"] == N, "bad input changed nothing")
 
 

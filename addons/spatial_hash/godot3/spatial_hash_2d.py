@@ -18,8 +18,8 @@ Godot 3 has no custom monitors: get_stats() and `overlay = true` show the number
 """
 try:
     from godot import (Array, CanvasLayer, Color, Dictionary, Expression, GDString, Label, Node,
-                       Node2D, PoolIntArray, PoolRealArray, PoolStringArray, PoolVector2Array,
-                       Rect2, Vector2, export, exposed)
+                       Node2D, PanelContainer, PoolIntArray, PoolRealArray, PoolStringArray,
+                       PoolVector2Array, Rect2, Vector2, export, exposed)
 except ImportError:     # not Godot 3: another engine's editor scanning res://, or CPython
     exposed = None
 
@@ -139,18 +139,20 @@ if exposed is not None:
             if node.setting("overlay") != (self._overlay is not None):
                 self._show_overlay(node.setting("overlay"))
             if self._overlay is not None:
-                self._overlay.get_child(0).text = node.overlay_text()
+                self._overlay_label.text = node.overlay_text()
             if node.setting("debug_draw") or self._drawn:
                 Node2D.update(self)
 
         def _show_overlay(self, shown):
-            """The stats label, in screen space on its own canvas layer."""
+            """The stats on a panel in screen space (a canvas layer of their own)."""
             if shown:
                 self._overlay = CanvasLayer.new()
                 self._overlay.layer = 100
-                label = Label.new()
-                label.rect_position = Vector2(8, 8)
-                self._overlay.add_child(label)
+                panel = PanelContainer.new()
+                panel.rect_position = Vector2(8, 8)
+                self._overlay_label = Label.new()
+                panel.add_child(self._overlay_label)
+                self._overlay.add_child(panel)
                 self.add_child(self._overlay)
             else:
                 self._overlay.queue_free()

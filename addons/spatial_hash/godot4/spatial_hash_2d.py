@@ -9,7 +9,10 @@ code below looks the way it does:
 - Its Array has no __iter__ and answers an index out of range with null, so
   arrays are read by index up to their length, never iterated.
 - Its packed arrays expose their memory (the buffer protocol): numpy reads them
-  without a per-element loop.
+  and writes the packed results without a per-element loop.
+- GDScript's `call()` and `callv()` on a Python node reach the script instance,
+  where the extension's own wrappers of them fail on a String method name
+  (`callv` with a String variable crashed the engine): the node routes them.
 """
 try:
     import godot
@@ -22,7 +25,7 @@ except ImportError:     # not Godot 4: another engine's editor scanning res://, 
 if godot is not None:
     import numpy as np
 
-    from spatial_hash.node import SETTINGS, MonitorSet, NodeBridge
+    from spatial_hash.node import GDSCRIPT_METHODS, SETTINGS, MonitorSet, NodeBridge
 
     # Values per element of each packed array the batch methods read.
     PACKED = {PackedVector2Array: 2, PackedInt32Array: 1, PackedInt64Array: 1,
@@ -44,7 +47,14 @@ if godot is not None:
         return value.tolist() if isinstance(value, np.ndarray) else value
 
     def to_packed(ints):
-        return PackedInt32Array(np.asarray(ints, dtype=np.int32).tolist())
+        """Written through the array's memory: building one from a list costs
+        about 0.14 us per element."""
+        values = np.asarray(ints, dtype=np.int32)
+        packed = PackedInt32Array()
+        packed.resize(values.size)
+        if values.size:
+            np.asarray(godot.writable_memoryview(packed))[:] = values
+        return packed
 
     class SceneTreeObjects:
         """Which objects the node takes, how it watches them and names them: only
@@ -131,6 +141,24 @@ if godot is not None:
                     self.draw_line(Vector2(a, b), Vector2(c, d), Color(*rgba), 1.0)
                 else:
                     self.draw_rect(Rect2(a, b, c, d), Color(*rgba), False, 1.0)
+
+        def call(self, *args):
+            if not args:
+                return self._bridge().call("call", args)
+            return self._dynamic_call(args[0], list(args[1:]))
+
+        def callv(self, *args):
+            if len(args) != 2:
+                return self._bridge().call("callv", args)
+            return self._dynamic_call(args[0], from_godot(args[1]))
+
+        def _dynamic_call(self, method, arguments):
+            if not isinstance(arguments, list):
+                return self._bridge().call("callv", (method, arguments))
+            name = str(method)
+            if name in GDSCRIPT_METHODS:
+                return getattr(self, name)(*arguments)
+            return godot.Node2D.callv(self, godot.StringName(name), arguments)
 
         # The GDScript API (see spatial_hash.node.SpatialHashNode for the arguments).
         def insert(self, *args):
