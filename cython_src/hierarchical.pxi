@@ -532,14 +532,7 @@ cdef class HierarchicalGrid(SpatialIndex):
         cdef bint scan
         self.out_n = 0
         if q.kind == Q_SWEPT:
-            if q.dx < 0:
-                reach.minx += q.dx
-            else:
-                reach.maxx += q.dx
-            if q.dy < 0:
-                reach.miny += q.dy
-            else:
-                reach.maxy += q.dy
+            swept_reach(&q.box, q.dx, q.dy, &reach)
         for r in range(self.n_levels):
             L = &self.levels[self.order[r]]
             if L.n == 0:

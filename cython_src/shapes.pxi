@@ -140,10 +140,28 @@ cdef inline bint axis_window(double qmin, double qmax, double d, double bmin, do
     return t0[0] <= t1[0]
 
 
+cdef inline void swept_reach(const Box* q, double dx, double dy, Box* reach) noexcept nogil:
+    """The box that q covers on its way along (dx, dy): the cells a swept query visits."""
+    reach[0] = q[0]
+    if dx < 0:
+        reach.minx += dx
+    else:
+        reach.maxx += dx
+    if dy < 0:
+        reach.miny += dy
+    else:
+        reach.maxy += dy
+
+
 cdef inline bint swept_box_hits(const Box* q, double dx, double dy, const Box* b) noexcept nogil:
-    """Does box q, moved by t*(dx, dy) for some t in [0, 1], touch box b?"""
+    """Does box q, moved by t*(dx, dy) for some t in [0, 1], touch box b? Only
+    within the box q sweeps over: rounding in the time windows alone can accept
+    a box just beyond it, in a cell the query never visits."""
     cdef double t0 = 0.0, t1 = 1.0
-    return (axis_window(q.minx, q.maxx, dx, b.minx, b.maxx, &t0, &t1)
+    cdef Box reach
+    swept_reach(q, dx, dy, &reach)
+    return (box_overlap(&reach, b)
+            and axis_window(q.minx, q.maxx, dx, b.minx, b.maxx, &t0, &t1)
             and axis_window(q.miny, q.maxy, dy, b.miny, b.maxy, &t0, &t1))
 
 

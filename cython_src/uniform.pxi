@@ -177,14 +177,7 @@ cdef class UniformGrid(SpatialIndex):
     cdef int _prepare_query(self, Query* q) noexcept nogil:
         cdef Box reach = q.box
         if q.kind == Q_SWEPT:
-            if q.dx < 0:
-                reach.minx += q.dx
-            else:
-                reach.maxx += q.dx
-            if q.dy < 0:
-                reach.miny += q.dy
-            else:
-                reach.maxy += q.dy
+            swept_reach(&q.box, q.dx, q.dy, &reach)
         return range_of(&reach, self.origin_x, self.origin_y, self.cell_size, &q.cells)
 
     # ------------------------------------------------------------- buckets

@@ -4,7 +4,8 @@ import random
 import pytest
 
 from oracle import Oracle, same_pairs
-from spatial_hash import BruteForce, OptimizedSpatialHash, SpatialHash, UniformGrid
+from spatial_hash import (BruteForce, HierarchicalGrid, OptimizedSpatialHash, SpatialHash,
+                          UniformGrid)
 
 
 def test_one_entity_per_cell_needs_no_checks():
@@ -116,6 +117,18 @@ def test_fast_mover_finds_what_it_passes_between_endpoints():
     # Diagonal path: every crossed cell is visited, endpoints alone would miss it.
     h.insert("diag", (497, 497), (6, 6))
     assert "diag" in h.query_along_path((0, 0), (1000, 1000), (1, 1))
+
+
+@pytest.mark.parametrize("index", [lambda: UniformGrid(0.001), lambda: HierarchicalGrid()])
+def test_swept_query_stops_at_the_box_it_sweeps(index):
+    # Rounding put a box 6e-171 beyond the path's end inside its time window,
+    # though in a cell the walk never visits: a hit only within the swept box.
+    grid, oracle = index(), BruteForce()
+    grid.insert_rect(0.0, -5.742297623313507e-171, 0.0, 0.0, "below")
+    oracle.insert("below", (0.0, -5.742297623313507e-171, 0.0, 0.0))
+    assert grid.query_swept(0.0, 1.0, 0.0, 0.0, 0.0, 0.0) == []
+    assert oracle.query_along_path((0.0, 1.0), (0.0, 0.0)) == []
+    assert grid.query_swept(0.0, 1.0, 0.0, -1e-9, 0.0, 0.0) == ["below"]
 
 
 def test_update_inside_same_cells_keeps_memberships():

@@ -53,9 +53,14 @@ def _window(qmin, qmax, d, bmin, bmax, t):
 
 
 def swept_box_hits(box, dx, dy, other):
-    """Does `box` moved by t*(dx, dy), for some t in [0, 1], touch box `other`?"""
+    """Does `box` moved by t*(dx, dy), for some t in [0, 1], touch box `other`?
+    Only within the box it sweeps over (the time windows alone can, by rounding,
+    accept a box just beyond it)."""
+    reach = (box[0] + dx if dx < 0 else box[0], box[1] + dy if dy < 0 else box[1],
+             box[2] if dx < 0 else box[2] + dx, box[3] if dy < 0 else box[3] + dy)
     t = [0.0, 1.0]
-    return (_window(box[0], box[2], dx, other[0], other[2], t)
+    return (_boxes_meet(reach, other)
+            and _window(box[0], box[2], dx, other[0], other[2], t)
             and _window(box[1], box[3], dy, other[1], other[3], t))
 
 

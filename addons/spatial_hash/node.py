@@ -86,6 +86,35 @@ class PlainObjects:
         return repr(value)
 
 
+class SceneTreeObjects(PlainObjects):
+    """The engine scripts' watcher: only nodes inside the tree are taken, each
+    dropped from the index as it leaves (its tree_exiting signal calls the
+    owner's `_forget_object(instance_id)`), and values are named for messages by
+    their node path. Subclasses say how their engine connects the signal."""
+
+    node_class = None
+
+    def __init__(self, owner):
+        self.owner = owner
+
+    def watch(self, obj, instance_id):
+        if not isinstance(obj, self.node_class) or not obj.is_inside_tree():
+            raise TypeError(f"obj must be an int or a Node inside the scene tree, "
+                            f"got {self.describe(obj)}")
+        return self.connect_exit(obj, instance_id)
+
+    def describe(self, value):
+        if isinstance(value, self.node_class):
+            where = value.get_path() if value.is_inside_tree() else value.name
+            return f"{value.get_class()} '{where}'"
+        return repr(value)
+
+    def connect_exit(self, obj, instance_id):
+        """Connect obj's tree_exiting to the owner's _forget_object(instance_id);
+        returns what unwatch needs to disconnect it."""
+        raise NotImplementedError
+
+
 def gdcall(default):
     """Make a method safe to call from GDScript with any arguments: a wrong count
     and any exception become a reported message and `default` (a fresh copy

@@ -28,7 +28,7 @@ if exposed is not None:
 
     import numpy as np
 
-    from spatial_hash.node import SETTINGS, NodeBridge, report_to_stderr
+    from spatial_hash.node import SETTINGS, NodeBridge, SceneTreeObjects, report_to_stderr
 
     # (numpy dtype, values per element) of each pool array the batch methods read.
     POOLS = {PoolVector2Array: (np.float32, 2), PoolIntArray: (np.int32, 1),
@@ -72,28 +72,15 @@ if exposed is not None:
                 ctypes.memmove(access.get_address(), values.ctypes.data, values.nbytes)
         return pool
 
-    class SceneTreeObjects:
-        """Which objects the node takes, how it watches them and names them: only
-        nodes inside the tree, each dropped from the index as it leaves."""
+    class Godot3Objects(SceneTreeObjects):
+        node_class = Node
 
-        def __init__(self, owner):
-            self.owner = owner
-
-        def watch(self, obj, instance_id):
-            if not isinstance(obj, Node) or not obj.is_inside_tree():
-                raise TypeError(f"obj must be an int or a Node inside the scene tree, "
-                                f"got {self.describe(obj)}")
+        def connect_exit(self, obj, instance_id):
             obj.connect("tree_exiting", self.owner, "_forget_object", Array([instance_id]))
 
         def unwatch(self, obj, token):
             if obj.is_connected("tree_exiting", self.owner, "_forget_object"):
                 obj.disconnect("tree_exiting", self.owner, "_forget_object")
-
-        def describe(self, value):
-            if isinstance(value, Node):
-                where = value.get_path() if value.is_inside_tree() else value.name
-                return f"{value.get_class()} '{where}'"
-            return repr(value)
 
     def setting(kind, name):
         """An exported property kept (and validated) by the node."""
@@ -115,7 +102,7 @@ if exposed is not None:
             if bridge is None:
                 bridge = self._spatial_hash = NodeBridge(
                     from_godot, to_godot, to_packed, report=self._report_error,
-                    objects=SceneTreeObjects(self))
+                    objects=Godot3Objects(self))
                 self._overlay = None
                 self._drawn = False
             return bridge

@@ -25,7 +25,8 @@ except ImportError:     # not Godot 4: another engine's editor scanning res://, 
 if godot is not None:
     import numpy as np
 
-    from spatial_hash.node import GDSCRIPT_METHODS, SETTINGS, MonitorSet, NodeBridge
+    from spatial_hash.node import (GDSCRIPT_METHODS, SETTINGS, MonitorSet, NodeBridge,
+                                   SceneTreeObjects)
 
     # Values per element of each packed array the batch methods read.
     PACKED = {PackedVector2Array: 2, PackedInt32Array: 1, PackedInt64Array: 1,
@@ -56,17 +57,10 @@ if godot is not None:
             np.asarray(godot.writable_memoryview(packed))[:] = values
         return packed
 
-    class SceneTreeObjects:
-        """Which objects the node takes, how it watches them and names them: only
-        nodes inside the tree, each dropped from the index as it leaves."""
+    class Godot4Objects(SceneTreeObjects):
+        node_class = godot.Node
 
-        def __init__(self, owner):
-            self.owner = owner
-
-        def watch(self, obj, instance_id):
-            if not isinstance(obj, godot.Node) or not obj.is_inside_tree():
-                raise TypeError(f"obj must be an int or a Node inside the scene tree, "
-                                f"got {self.describe(obj)}")
+        def connect_exit(self, obj, instance_id):
             forget = godot.Callable(self.owner, "_forget_object").bind(instance_id)
             obj.connect("tree_exiting", forget)
             return forget
@@ -74,12 +68,6 @@ if godot is not None:
         def unwatch(self, obj, forget):
             if obj.is_connected("tree_exiting", forget):
                 obj.disconnect("tree_exiting", forget)
-
-        def describe(self, value):
-            if isinstance(value, godot.Node):
-                where = value.get_path() if value.is_inside_tree() else value.name
-                return f"{value.get_class()} '{where}'"
-            return repr(value)
 
     def setting(name):
         """An exported property kept (and validated) by the node."""
@@ -101,7 +89,7 @@ if godot is not None:
             if bridge is None:
                 bridge = self._spatial_hash = NodeBridge(
                     from_godot, to_godot, to_packed, report=godot.push_error,
-                    objects=SceneTreeObjects(self))
+                    objects=Godot4Objects(self))
                 self._drawn = False
             return bridge
 
