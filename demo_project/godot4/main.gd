@@ -1,7 +1,8 @@
 extends Node2D
 # The classic broad-phase demo: moving circles, naive O(n^2) or the SpatialHash2D node as the
 # broad phase, a circle test as the narrow phase, and a HUD with the counters.
-# The hash gets every object in one batch call per frame.
+# The hash gets every object in one batch call per frame. `--frames=N` after the
+# scene quits after N frames.
 
 const WORLD := Vector2(1280, 720)
 const RADIUS := 6.0
@@ -19,9 +20,14 @@ var broad_pairs := 0
 var checks := 0
 var hits := 0
 var hud: Label
+var frame := 0
+var quit_after := 0
 
 
 func _ready():
+	for arg in OS.get_cmdline_args() + OS.get_cmdline_user_args():
+		if arg.begins_with("--frames="):
+			quit_after = int(arg.substr(9))
 	_build_ui()
 	_set_count(800)
 
@@ -78,6 +84,9 @@ func _process(delta: float) -> void:
 		"Spatial hash" if use_hash else "Naive O(n^2)", n, hash_node.cell_size,
 		broad_pairs, checks, hits, Engine.get_frames_per_second()]
 	queue_redraw()
+	frame += 1
+	if quit_after and frame >= quit_after:
+		get_tree().quit()
 
 
 func _narrow(i: int, j: int):
