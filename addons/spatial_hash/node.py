@@ -59,7 +59,7 @@ SETTINGS = {
 INDEX_SETTINGS = ("cell_size", "large_object_threshold", "hierarchical")
 # Debug drawing stays readable and cheap: beyond this many objects no candidate lines.
 MAX_CANDIDATE_LINES_OBJECTS = 2000
-# Debug colours (r, g, b, a), as in the seed-000 demo.
+# Debug colours (r, g, b, a): grey grid, blue candidate lines, teal free and orange colliding boxes.
 GRID_COLOR = (0.5, 0.5, 0.5, 0.35)
 CANDIDATE_COLOR = (0.5, 0.65, 0.85, 0.6)
 FREE_COLOR = (0.6, 0.76, 0.74, 1.0)
@@ -214,7 +214,7 @@ def vec2_rows(values, name):
 
 
 def int_ids(values, name="ids"):
-    """A 1-D int64 array of ids from an integer array or a list of ints."""
+    """A 1-D integer array of ids from an integer array or a list of ints."""
     _array_kind(values, name, "a PackedInt32Array or an Array of ints")
     if not isinstance(values, np.ndarray):
         if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
@@ -304,16 +304,6 @@ class SpatialHashNode:
         except Exception as error:      # the engine boundary: report, never raise
             return self._fail(f"{name}: {error}; it stays {self.settings[name]!r}", False)
         self.settings[name] = value
-        return True
-
-    @gdcall(False)
-    def configure(self, cell_size, large_threshold, hierarchical):
-        """Set the three index settings at once (all checked before any applies)."""
-        wanted = dict(self.settings)
-        for name, value in zip(INDEX_SETTINGS, (cell_size, large_threshold, hierarchical)):
-            wanted[name] = check_setting(name, value)
-        self._regrid(wanted)
-        self.settings = wanted
         return True
 
     def _regrid(self, wanted):
