@@ -204,7 +204,7 @@ func _object_pairs() -> Array:
 	return found
 
 
-func _is_empty(result, empty) -> bool:
+func _is_empty(result: Variant, empty: Variant) -> bool:
 	if typeof(empty) == TYPE_ARRAY:
 		return typeof(result) in [TYPE_ARRAY, TYPE_PACKED_INT32_ARRAY] and result.size() == 0
 	if typeof(empty) == TYPE_DICTIONARY:
