@@ -35,7 +35,7 @@ if godot is not None:
     def from_godot(value):
         width = PACKED.get(type(value))
         if width is not None:
-            values = np.array(memoryview(value))     # a copy: the caller's array stays
+            values = np.asarray(memoryview(value))   # read only, never kept past the call
             return values.reshape(-1, width) if width > 1 else values.ravel()
         if isinstance(value, godot.Array):
             return [from_godot(value[k]) for k in range(len(value))]
