@@ -896,6 +896,7 @@ cdef class HierarchicalGrid(SpatialIndex):
 
     def level_of_id(self, object_id):
         """(cell_size, exponent) of the level an object lives in."""
+        self._idle()
         cdef const Level* L = &self.levels[self.level_of[self._check_id(object_id)]]
         return (L.cell, L.exponent)
 
@@ -905,17 +906,21 @@ cdef class HierarchicalGrid(SpatialIndex):
         cdef Py_ssize_t r, c, occupied
         cdef const Level* L
         levels = []
-        for r in range(self.n_levels):
-            L = &self.levels[self.order[r]]
-            occupied = 0
-            for c in range((<Py_ssize_t>1) << (2 * L.wbits)):
-                occupied += is_occupied(L, c)
-            levels.append({"cell_size": L.cell, "grid": 1 << L.wbits, "objects": L.n,
-                           "occupied_cells": occupied})
-        return {
-            "objects": self.n_live,
-            "levels": levels,
-            "broad_phase_pairs": self.broad_phase_pairs,
-            "narrow_phase_checks": self.narrow_phase_checks,
-            "hits": self.hits,
-        }
+        self._claim()       # the list grows as it is read: Python code can run meanwhile
+        try:
+            for r in range(self.n_levels):
+                L = &self.levels[self.order[r]]
+                occupied = 0
+                for c in range((<Py_ssize_t>1) << (2 * L.wbits)):
+                    occupied += is_occupied(L, c)
+                levels.append({"cell_size": L.cell, "grid": 1 << L.wbits, "objects": L.n,
+                               "occupied_cells": occupied})
+            return {
+                "objects": self.n_live,
+                "levels": levels,
+                "broad_phase_pairs": self.broad_phase_pairs,
+                "narrow_phase_checks": self.narrow_phase_checks,
+                "hits": self.hits,
+            }
+        finally:
+            self.busy = False

@@ -195,6 +195,15 @@ cdef class SpatialIndex:
             raise RuntimeError("this index is in use by a batch call in another thread")
         return 0
 
+    cdef int _claim(self) except -1:
+        """Mark the index in use for a whole call that releases the GIL, from its
+        first release to its last (Python code between them could let another
+        thread in): every call from elsewhere raises until `busy` is cleared,
+        which the caller does in a `finally`."""
+        self._idle()
+        self.busy = True
+        return 0
+
     cdef int _reserve_objects(self, Py_ssize_t need) noexcept nogil:
         cdef Py_ssize_t cap = self.obj_cap, new_cap, c
         cdef bint ok
@@ -310,34 +319,48 @@ cdef class SpatialIndex:
     def insert_rect(self, double x, double y, double width, double height, handle=None):
         """Add a box; returns its id. The handle (default: the id) is what queries return."""
         cdef Body b
-        self._idle()
-        self._check_body(body_from_rect(x, y, width, height, &b), &b, "", x, y, width, height)
-        return self._add(handle, &b)
+        self._claim()
+        try:
+            self._check_body(body_from_rect(x, y, width, height, &b), &b, "", x, y, width, height)
+            return self._add(handle, &b)
+        finally:
+            self.busy = False
 
     def insert_circle(self, double x, double y, double radius, handle=None):
         """Add a disc; returns its id."""
         cdef Body b
-        self._idle()
-        self._check_body(body_from_circle(x, y, radius, &b), &b, "", x, y, radius, 0.0)
-        return self._add(handle, &b)
+        self._claim()
+        try:
+            self._check_body(body_from_circle(x, y, radius, &b), &b, "", x, y, radius, 0.0)
+            return self._add(handle, &b)
+        finally:
+            self.busy = False
 
     def update_rect(self, object_id, double x, double y, double width, double height):
         """Move/resize an object to a box. Free if it stays where the index keeps it."""
         cdef Body b
-        self._idle()
-        cdef int32_t i = self._check_id(object_id)
-        self._check_body(body_from_rect(x, y, width, height, &b), &b, "", x, y, width, height)
-        if self._move(i, &b) < 0:
-            raise MemoryError()
+        cdef int32_t i
+        self._claim()
+        try:
+            i = self._check_id(object_id)
+            self._check_body(body_from_rect(x, y, width, height, &b), &b, "", x, y, width, height)
+            if self._move(i, &b) < 0:
+                raise MemoryError()
+        finally:
+            self.busy = False
 
     def update_circle(self, object_id, double x, double y, double radius):
         """Move/resize an object to a disc."""
         cdef Body b
-        self._idle()
-        cdef int32_t i = self._check_id(object_id)
-        self._check_body(body_from_circle(x, y, radius, &b), &b, "", x, y, radius, 0.0)
-        if self._move(i, &b) < 0:
-            raise MemoryError()
+        cdef int32_t i
+        self._claim()
+        try:
+            i = self._check_id(object_id)
+            self._check_body(body_from_circle(x, y, radius, &b), &b, "", x, y, radius, 0.0)
+            if self._move(i, &b) < 0:
+                raise MemoryError()
+        finally:
+            self.busy = False
 
     cdef void _release(self, int32_t i) noexcept nogil:
         self._detach(i)
@@ -349,35 +372,44 @@ cdef class SpatialIndex:
 
     def remove(self, object_id):
         """Remove an object; returns False (and changes nothing) if it is absent."""
-        self._idle()
-        if object_id not in self:
-            return False
-        self._release(<int32_t>object_id)
-        self.handles[object_id] = None
-        return True
+        self._claim()
+        try:
+            if object_id not in self:
+                return False
+            self._release(<int32_t>object_id)
+            self.handles[object_id] = None
+            return True
+        finally:
+            self.busy = False
 
     def clear(self):
         """Remove everything; keeps the allocated storage for reuse."""
-        self._idle()
-        self._reset()
-        if self.obj_cap:
-            memset(self.body, 0, self.obj_cap * sizeof(Body))
-            memset(self.live, 0, self.obj_cap)
-        self.obj_hi = self.n_live = self.n_free = 0
-        self.handles.clear()
+        self._claim()
+        try:
+            self._reset()
+            if self.obj_cap:
+                memset(self.body, 0, self.obj_cap * sizeof(Body))
+                memset(self.live, 0, self.obj_cap)
+            self.obj_hi = self.n_live = self.n_free = 0
+            self.handles.clear()
+        finally:
+            self.busy = False
 
     def handle(self, object_id):
         """The handle stored with an id."""
+        self._idle()
         self._check_id(object_id)
         return self.handles[object_id]
 
     def bounds(self, object_id):
         """(x, y, width, height) of an object."""
+        self._idle()
         cdef Box b = self.body[self._check_id(object_id)].box
         return (b.minx, b.miny, b.maxx - b.minx, b.maxy - b.miny)
 
     def circle_of(self, object_id):
         """(x, y, radius) of a disc, None for a box."""
+        self._idle()
         cdef Body* b = &self.body[self._check_id(object_id)]
         if b.kind != SHAPE_CIRCLE:
             return None
@@ -386,21 +418,30 @@ cdef class SpatialIndex:
     def ids(self):
         """Ids of all live objects, ascending."""
         cdef Py_ssize_t i
-        return [i for i in range(self.obj_hi) if self.body[i].kind != SHAPE_FREE]
+        self._claim()       # the list grows as it is read: Python code can run meanwhile
+        try:
+            return [i for i in range(self.obj_hi) if self.body[i].kind != SHAPE_FREE]
+        finally:
+            self.busy = False
 
     def is_colliding(self, a, b):
         """Do objects a and b (ids) overlap? The same test the pair pass uses."""
+        self._idle()
         cdef int32_t i = self._check_id(a), j = self._check_id(b)
         return i != j and bodies_touch(&self.body[i], &self.body[j])
 
     # ------------------------------------------------------------------ queries
 
     cdef list _run_query(self, Query* q, str where, double x, double y, double a, double c):
-        code = self._prepare_query(q)
-        if code:
-            raise input_error(code, where, x, y, a, c, self._cell_hint())
-        self._collect(q)
-        return self._out_handles()
+        self._claim()       # making the result list can run Python code (a collection)
+        try:
+            code = self._prepare_query(q)
+            if code:
+                raise input_error(code, where, x, y, a, c, self._cell_hint())
+            self._collect(q)
+            return self._out_handles()
+        finally:
+            self.busy = False
 
     cdef list _out_handles(self):
         """The handles of the ids in `out`, as a new list. A query's results lie
@@ -419,7 +460,6 @@ cdef class SpatialIndex:
 
     cdef list _box_query(self, int kind, double x, double y, double w, double h):
         cdef Query q
-        self._idle()
         code = box_from_rect(x, y, w, h, &q.box)
         if code:
             raise input_error(code, "query ", x, y, w, h, 0.0)
@@ -450,7 +490,6 @@ cdef class SpatialIndex:
     def query_radius(self, double x, double y, double radius):
         """Handles of the objects overlapping the disc."""
         cdef Query q
-        self._idle()
         code = box_from_circle(x, y, radius, &q.circle, &q.box)
         if code:
             raise input_error(code, "query ", x, y, radius, 0.0, 0.0)
@@ -463,7 +502,6 @@ cdef class SpatialIndex:
         on its way from corner (x0, y0) to (x1, y1): every cell it crosses is visited."""
         cdef Query q
         cdef Box end
-        self._idle()
         code = box_from_rect(x0, y0, width, height, &q.box)
         if code:
             raise input_error(code, "path start ", x0, y0, width, height, 0.0)
@@ -480,12 +518,10 @@ cdef class SpatialIndex:
     # -------------------------------------------------------------------- pairs
 
     cdef int _pairs_now(self) except -1:
+        """The pair pass into pair_buf; the caller holds the claim."""
         cdef int failed
-        self._idle()
-        self.busy = True
         with nogil:
             failed = self._find_pairs()
-        self.busy = False
         if failed:
             raise MemoryError()
         return 0
@@ -497,22 +533,30 @@ cdef class SpatialIndex:
         hits."""
         cdef Py_ssize_t k
         cdef list handles = self.handles
-        self._pairs_now()
-        return [(handles[self.pair_buf[2 * k]], handles[self.pair_buf[2 * k + 1]])
-                for k in range(self.n_pairs)]
+        self._claim()
+        try:
+            self._pairs_now()
+            return [(handles[self.pair_buf[2 * k]], handles[self.pair_buf[2 * k + 1]])
+                    for k in range(self.n_pairs)]
+        finally:
+            self.busy = False
 
     def pair_ids(self, out=None):
         """Every overlapping pair once as a (k, 2) int32 array of ids (smaller first).
         Pass `out`, an (m, 2) int32 C-contiguous array with m >= k, to reuse memory:
         the result is then a view of it."""
         cdef int32_t[:, ::1] dest
-        self._pairs_now()
-        if out is None or out.shape[0] < self.n_pairs:
-            out = np.empty((self.n_pairs, 2), dtype=np.int32)
-        dest = out
-        if self.n_pairs:
-            memcpy(&dest[0, 0], self.pair_buf, self.n_pairs * 2 * sizeof(int32_t))
-        return out[:self.n_pairs]
+        self._claim()
+        try:
+            self._pairs_now()
+            if out is None or out.shape[0] < self.n_pairs:
+                out = np.empty((self.n_pairs, 2), dtype=np.int32)
+            dest = out
+            if self.n_pairs:
+                memcpy(&dest[0, 0], self.pair_buf, self.n_pairs * 2 * sizeof(int32_t))
+            return out[:self.n_pairs]
+        finally:
+            self.busy = False
 
     # -------------------------------------------------------------------- batch
     # Whole arrays in one call: every row is validated before anything changes,
@@ -648,10 +692,8 @@ cdef class SpatialIndex:
         cdef Py_ssize_t placed
         ids = self._new_ids(rows.shape[0], handles)
         cdef const int64_t[::1] idv = ids
-        self.busy = True
         with nogil:
             placed = self._attach_rows(idv, rows, radii)
-        self.busy = False
         self._commit_new(idv, placed, handles)
         return ids
 
@@ -661,10 +703,8 @@ cdef class SpatialIndex:
         if rows.shape[0] != idv.shape[0]:
             raise ValueError(f"{idv.shape[0]} ids but {rows.shape[0]} rows")
         self._check_ids(idv)
-        self.busy = True
         with nogil:
             failed = self._move_rows(idv, rows, radii)
-        self.busy = False
         if failed:
             raise MemoryError()
         return 0
@@ -673,46 +713,61 @@ cdef class SpatialIndex:
         """Add n boxes from an (n, 4) array of (x, y, width, height) rows; returns
         their ids (int64). Handles default to the ids."""
         cdef const double[:, ::1] rows = as_rows(rects, 4, "rects")
-        self._idle()
-        self._validate_rects(rows)
-        return self._insert_rows(rows, NO_RADII, handles)
+        self._claim()
+        try:
+            self._validate_rects(rows)
+            return self._insert_rows(rows, NO_RADII, handles)
+        finally:
+            self.busy = False
 
     def insert_circles(self, centers, radii, handles=None):
         """Add n discs from (n, 2) centers and n radii (or one radius for all)."""
         cdef const double[:, ::1] xy = as_rows(centers, 2, "centers")
         cdef const double[::1] rad = as_radii(radii, xy.shape[0])
-        self._idle()
-        self._validate_circles(xy, rad)
-        return self._insert_rows(xy, rad, handles)
+        self._claim()
+        try:
+            self._validate_circles(xy, rad)
+            return self._insert_rows(xy, rad, handles)
+        finally:
+            self.busy = False
 
     def update_rects(self, ids, rects):
         """Move/resize the objects `ids` (distinct) to the boxes in the (n, 4) array
         `rects`."""
         cdef const double[:, ::1] rows = as_rows(rects, 4, "rects")
-        self._idle()
-        self._validate_rects(rows)
-        self._update_rows(ids, rows, NO_RADII)
+        self._claim()
+        try:
+            self._validate_rects(rows)
+            self._update_rows(ids, rows, NO_RADII)
+        finally:
+            self.busy = False
 
     def update_circles(self, ids, centers, radii):
         """Move/resize the objects `ids` (distinct) to discs: (n, 2) centers, n radii
         (or one)."""
         cdef const double[:, ::1] xy = as_rows(centers, 2, "centers")
         cdef const double[::1] rad = as_radii(radii, xy.shape[0])
-        self._idle()
-        self._validate_circles(xy, rad)
-        self._update_rows(ids, xy, rad)
+        self._claim()
+        try:
+            self._validate_circles(xy, rad)
+            self._update_rows(ids, xy, rad)
+        finally:
+            self.busy = False
 
     def remove_many(self, ids):
         """Remove the objects `ids` (all must be present, none twice)."""
         cdef const int64_t[::1] idv = as_ids(ids)
         cdef Py_ssize_t k
-        self._idle()
-        self._check_ids(idv)
-        with nogil:
+        self._claim()
+        try:
+            self._check_ids(idv)
+            with nogil:
+                for k in range(idv.shape[0]):
+                    self._release(<int32_t>idv[k])
             for k in range(idv.shape[0]):
-                self._release(<int32_t>idv[k])
-        for k in range(idv.shape[0]):
-            self.handles[idv[k]] = None
+                self.handles[idv[k]] = None
+        finally:
+            self.busy = False
 
     def query_rects(self, rects, bint exact=False):
         """Many range queries at once, in CSR form: returns (offsets, ids) where the
@@ -721,39 +776,42 @@ cdef class SpatialIndex:
         cdef Py_ssize_t k, m = rows.shape[0], total = 0, bad = 0
         cdef Query q
         cdef int failed = 0, code = 0
-        self._idle()
+        cdef int64_t[::1] off
+        cdef int32_t[::1] dest
         q.kind = Q_BOX if exact else Q_CELLS
-        with nogil:
-            for k in range(m):
-                code = box_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &q.box) \
-                    or self._prepare_query(&q)
-                if code:
-                    bad = k
-                    break
-        if code:
-            raise input_error(code, f"rects[{bad}]: ", rows[bad, 0], rows[bad, 1],
-                              rows[bad, 2], rows[bad, 3], self._cell_hint())
-        offsets = np.empty(m + 1, dtype=np.int64)
-        cdef int64_t[::1] off = offsets
-        self.busy = True
-        with nogil:
-            off[0] = 0
-            for k in range(m):
-                box_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &q.box)
-                self._prepare_query(&q)
-                self._collect(&q)
-                if grow_array(<void**>&self.pair_buf, &self.pair_cap, total + self.out_n,
-                              sizeof(int32_t)) < 0:
-                    failed = 1
-                    break
-                memcpy(self.pair_buf + total, self.out, self.out_n * sizeof(int32_t))
-                total += self.out_n
-                off[k + 1] = total
-        self.busy = False
-        if failed:
-            raise MemoryError()
-        ids = np.empty(total, dtype=np.int32)
-        cdef int32_t[::1] dest = ids
-        if total:
-            memcpy(&dest[0], self.pair_buf, total * sizeof(int32_t))
-        return offsets, ids
+        self._claim()
+        try:
+            with nogil:
+                for k in range(m):
+                    code = box_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &q.box) \
+                        or self._prepare_query(&q)
+                    if code:
+                        bad = k
+                        break
+            if code:
+                raise input_error(code, f"rects[{bad}]: ", rows[bad, 0], rows[bad, 1],
+                                  rows[bad, 2], rows[bad, 3], self._cell_hint())
+            offsets = np.empty(m + 1, dtype=np.int64)
+            off = offsets
+            with nogil:
+                off[0] = 0
+                for k in range(m):
+                    box_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &q.box)
+                    self._prepare_query(&q)
+                    self._collect(&q)
+                    if grow_array(<void**>&self.pair_buf, &self.pair_cap, total + self.out_n,
+                                  sizeof(int32_t)) < 0:
+                        failed = 1
+                        break
+                    memcpy(self.pair_buf + total, self.out, self.out_n * sizeof(int32_t))
+                    total += self.out_n
+                    off[k + 1] = total
+            if failed:
+                raise MemoryError()
+            ids = np.empty(total, dtype=np.int32)
+            dest = ids
+            if total:
+                memcpy(&dest[0], self.pair_buf, total * sizeof(int32_t))
+            return offsets, ids
+        finally:
+            self.busy = False

@@ -565,11 +565,13 @@ cdef class UniformGrid(SpatialIndex):
 
     def cells_of(self, object_id):
         """(cx0, cy0, cx1, cy1): the inclusive cell range an object covers."""
+        self._idle()
         cdef CellRange r = self.range[self._check_id(object_id)]
         return (r.x0, r.y0, r.x1, r.y1)
 
     def is_large(self, object_id):
         """True if the object lives on the large-object list instead of in cells."""
+        self._idle()
         return self.large_slot[self._check_id(object_id)] >= 0
 
     def cell_of(self, x, y):
@@ -587,6 +589,7 @@ cdef class UniformGrid(SpatialIndex):
         """Occupancy figures: objects, active_cells, memberships, average and maximum
         objects per cell, large objects, longest hash probe, last pair-pass counters."""
         cdef Py_ssize_t i, members = 0, most = 0
+        self._idle()
         for i in range(self.n_buckets):
             if self.buckets[i].n > 0:
                 members += self.buckets[i].n
@@ -609,5 +612,9 @@ cdef class UniformGrid(SpatialIndex):
     def cell_counts(self):
         """{(cx, cy): number of objects} for every active cell."""
         cdef Py_ssize_t i
-        return {(self.buckets[i].cx, self.buckets[i].cy): self.buckets[i].n
-                for i in range(self.n_buckets) if self.buckets[i].n > 0}
+        self._claim()       # the dict grows as it is read: Python code can run meanwhile
+        try:
+            return {(self.buckets[i].cx, self.buckets[i].cy): self.buckets[i].n
+                    for i in range(self.n_buckets) if self.buckets[i].n > 0}
+        finally:
+            self.busy = False

@@ -1,0 +1,81 @@
+"""Two threads on one index: whatever the interleaving, a call that meets another
+thread's call inside the index raises RuntimeError; the index is never broken
+(no id handed out twice, len() equal to the live ids, pairs equal to brute force)."""
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+from spatial_hash import BruteForce, HierarchicalGrid, UniformGrid
+
+ROUNDS = 6
+N = 60_000
+
+
+def retry(call, refused):
+    while True:
+        try:
+            return call()
+        except RuntimeError:
+            refused.append(1)
+
+
+@pytest.mark.parametrize("make", [lambda: UniformGrid(4.0), lambda: HierarchicalGrid()],
+                         ids=["uniform", "hierarchical"])
+def test_a_busy_index_refuses_and_stays_whole(make):
+    switch_interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)     # switch threads as often as the interpreter can
+    try:
+        grid = make()
+        rng = np.random.default_rng(5)
+        rects = np.column_stack([rng.uniform(0, 3000, (N, 2)), np.full((N, 2), 2.0)])
+        batch_refused, single_refused, singles, problems = [], [], {}, []
+        done = threading.Event()
+
+        def batches():
+            try:
+                for k in range(ROUNDS):
+                    ids = retry(lambda: grid.insert_rects(rects), batch_refused)
+                    retry(lambda: grid.update_rects(ids, rects + [1.0, 0.0, 0.0, 0.0]), batch_refused)
+                    retry(grid.pair_ids, batch_refused)
+                    retry(lambda: grid.query_rects(rects[:500], True), batch_refused)
+                    retry(lambda: grid.remove_many(ids), batch_refused)
+            except Exception as error:      # anything but the guard's refusal is a failure
+                problems.append(repr(error))
+            finally:
+                done.set()
+
+        def singles_loop():
+            k = 0
+            while not done.is_set():
+                k += 1
+                try:
+                    i = grid.insert_rect(-50.0 - k, -50.0, 1.0, 1.0, ("single", k))
+                    if i in singles:
+                        problems.append(f"id {i} handed out twice")
+                    singles[i] = k
+                    grid.query_rect(-60.0, -60.0, 20.0, 20.0)
+                    if k % 3 == 0:
+                        grid.remove(i)
+                        del singles[i]
+                except RuntimeError:
+                    single_refused.append(1)
+
+        threads = [threading.Thread(target=batches), threading.Thread(target=singles_loop)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        assert not any(t.is_alive() for t in threads)
+    finally:
+        sys.setswitchinterval(switch_interval)
+    assert problems == []
+    assert single_refused, "the single calls never met a batch in progress"
+    live = list(grid.ids())
+    assert len(grid) == len(live) == len(singles) and sorted(live) == sorted(singles)
+    oracle = BruteForce()
+    for i in live:
+        assert grid.handle(i) == ("single", singles[i])
+        oracle.insert(i, grid.bounds(i))
+    assert sorted(map(tuple, grid.pair_ids().tolist())) == sorted(oracle.pairs())
