@@ -215,7 +215,8 @@ def test_rejected_batches_change_nothing(call, error, named):
 def test_benchmark_methods_agree_on_small_scenes():
     """The benchmark's own cross-check on tiny scenes: every peer and both of this
     library's APIs must report identical pairs (behaviour, not timing)."""
-    from spatial_hash import bench, peers
+    from spatial_hash import bench
+    from spatial_hash.bench import peers
     sizes = {"uniform": [300], "mixed": [300], "clustered": [300], "bullets": [600]}
     records, problems = bench.run(sizes, peers.METHODS, frames=1, full=True)
     assert problems == []
@@ -255,7 +256,7 @@ def test_plot_and_snapshot_write_pngs(tmp_path):
 
 
 def test_scene_step_moves_and_bounces_inside_the_world():
-    from spatial_hash import scenes
+    from spatial_hash.bench import scenes
     for make in (scenes.uniform, scenes.bullets):
         scene = make(2000)
         start, vel = scene.pos.copy(), scene.vel.copy()

@@ -2,11 +2,15 @@
 Godot-shaped values, batch paths over packed-array-like inputs, stats and
 monitors against the core, and bad input that must be reported, not raised."""
 import math
+import pathlib
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
+import spatial_hash
 from oracle import Oracle, same_pairs
 from spatial_hash.node import MONITORS, MonitorSet, NodeBridge, SpatialHashNode
 
@@ -491,3 +495,12 @@ def test_a_refused_object_leaves_nothing_behind():
     node = SpatialHashNode(report=errors.append, objects=tree)
     assert node.insert(TreeNode(6), (math.nan, 0), (1, 1)) is False
     assert tree.watched == {} and node.get_stats()["objects"] == 0
+
+
+def test_a_game_imports_nothing_of_the_benchmark():
+    code = ("import sys, spatial_hash.node; "
+            "print(sorted(m for m in sys.modules if m.startswith('spatial_hash.bench')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+    addon = pathlib.Path(spatial_hash.__file__).parent
+    assert (addon / "bench" / ".gdignore").exists()     # Godot's editor never scans it

@@ -138,7 +138,7 @@ def test_mixed_sizes_in_a_wrapping_world_match_brute_force(threads):
     """The benchmark's mixed scene, small enough for brute force but with a world
     several times wider than the finest level's table, so the upward search
     meets wrapped windows and the cover filter meets aliased sub-cells."""
-    from spatial_hash import peers, scenes
+    from spatial_hash.bench import peers, scenes
     scene = scenes.mixed(4000, seed=3)
     grid = HierarchicalGrid(threads=threads)
     ids = grid.insert_circles(scene.pos, scene.extent)

@@ -32,7 +32,7 @@ def test_many_large_objects_call_for_the_hierarchical_grid():
 
 
 def test_the_benchmark_scenes_get_the_advice_their_timings_support():
-    from spatial_hash import scenes
+    from spatial_hash.bench import scenes
     assert tuning.suggest(tuning.sizes_of_scene(scenes.uniform(2000)))["index"] == "uniform"
     assert tuning.suggest(tuning.sizes_of_scene(scenes.mixed(2000)))["index"] == "hierarchical"
 

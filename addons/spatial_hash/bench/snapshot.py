@@ -3,7 +3,7 @@ objects tinted when they collide, and the broad phase's candidate pairs (objects
 sharing a cell) as lines."""
 import numpy as np
 
-from spatial_hash import scenes
+from spatial_hash.bench import scenes
 from spatial_hash._core import UniformGrid
 from spatial_hash.node import candidate_pairs
 

@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from spatial_hash import peers, scenes
+from spatial_hash.bench import peers, scenes
 
 BATCH_METHODS = [m.name for m in peers.METHODS if m.batch]
 UNIFORM, HIERARCHICAL = peers.BatchAPI.name, peers.HierarchicalBatchAPI.name
@@ -259,7 +259,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     if args.snapshot:
-        from spatial_hash.snapshot import draw
+        from spatial_hash.bench.snapshot import draw
         draw(args.snapshot)
         print(f"snapshot written to {args.snapshot}")
         return 0
@@ -315,7 +315,3 @@ def main(argv=None):
     plot(records, png_path)
     print(f"\nwrote {json_path} and {png_path} in {time.perf_counter() - started:.0f} s")
     return 1 if problems else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
