@@ -901,9 +901,13 @@ cdef class HierarchicalGrid(SpatialIndex):
         return (L.cell, L.exponent)
 
     def stats(self):
-        """Objects, the levels (cell size, table side, objects, occupied cells) from
-        finest to coarsest, and the counters of the last pair pass."""
-        cdef Py_ssize_t r, c, occupied
+        """Occupancy figures in the schema both grids share (see UniformGrid.stats).
+        Every object lives in one cell of one level (memberships == objects) and
+        there is no large-object list; a level's table is direct-mapped, so a
+        lookup reads one slot, and a cell's objects are the world cells that wrap
+        onto the same slot. `levels` runs from the finest cell size to the coarsest."""
+        cdef Py_ssize_t r, c, occupied, cells = 0, most = 0, length
+        cdef int32_t i
         cdef const Level* L
         levels = []
         self._claim()       # the list grows as it is read: Python code can run meanwhile
@@ -912,15 +916,19 @@ cdef class HierarchicalGrid(SpatialIndex):
                 L = &self.levels[self.order[r]]
                 occupied = 0
                 for c in range((<Py_ssize_t>1) << (2 * L.wbits)):
-                    occupied += is_occupied(L, c)
+                    if is_occupied(L, c):
+                        occupied += 1
+                        length = 0
+                        i = L.head[c]
+                        while i >= 0:
+                            length += 1
+                            i = self.next[i]
+                        if length > most:
+                            most = length
+                cells += occupied
                 levels.append({"cell_size": L.cell, "grid": 1 << L.wbits, "objects": L.n,
                                "occupied_cells": occupied})
-            return {
-                "objects": self.n_live,
-                "levels": levels,
-                "broad_phase_pairs": self.broad_phase_pairs,
-                "narrow_phase_checks": self.narrow_phase_checks,
-                "hits": self.hits,
-            }
+            return occupancy(self.n_live, cells, self.n_live, most, 0, 1 if cells else 0,
+                             levels, self)
         finally:
             self.busy = False

@@ -815,3 +815,17 @@ cdef class SpatialIndex:
             return offsets, ids
         finally:
             self.busy = False
+
+
+# The keys of both grids' stats(), in order (UniformGrid.stats says what each holds).
+STATS_KEYS = ("objects", "active_cells", "memberships", "avg_objects_per_cell",
+              "max_objects_per_cell", "large_objects", "longest_probe", "levels",
+              "broad_phase_pairs", "narrow_phase_checks", "hits")
+
+
+cdef dict occupancy(Py_ssize_t objects, Py_ssize_t cells, Py_ssize_t members, Py_ssize_t most,
+                    Py_ssize_t large, Py_ssize_t probe, list levels, SpatialIndex index):
+    """A stats() dict in the shared schema, with the index's pair-pass counters."""
+    return dict(zip(STATS_KEYS, (
+        objects, cells, members, members / cells if cells else 0.0, most, large, probe,
+        levels, index.broad_phase_pairs, index.narrow_phase_checks, index.hits)))

@@ -586,8 +586,17 @@ cdef class UniformGrid(SpatialIndex):
         return (r.x0, r.y0)
 
     def stats(self):
-        """Occupancy figures: objects, active_cells, memberships, average and maximum
-        objects per cell, large objects, longest hash probe, last pair-pass counters."""
+        """Occupancy figures, in the schema both grids share (STATS_KEYS):
+
+        objects: live objects. active_cells: cells holding at least one object.
+        memberships: (object, cell) entries; an object covers every cell of its box.
+        avg_objects_per_cell, max_objects_per_cell: memberships per active cell.
+        large_objects: objects on the large-object list instead of in cells.
+        longest_probe: the most slots a cell lookup walks in the hash table.
+        levels: one entry per cell size, {"cell_size", "grid" (table side; None
+        here: cells are hashed by their full coordinate pair), "objects",
+        "occupied_cells"}. broad_phase_pairs, narrow_phase_checks, hits: the
+        counters of the last pair pass."""
         cdef Py_ssize_t i, members = 0, most = 0
         self._idle()
         for i in range(self.n_buckets):
@@ -595,19 +604,11 @@ cdef class UniformGrid(SpatialIndex):
                 members += self.buckets[i].n
             if self.buckets[i].n > most:
                 most = self.buckets[i].n
-        cells = self.n_active
-        return {
-            "objects": self.n_live,
-            "active_cells": cells,
-            "memberships": members,
-            "avg_objects_per_cell": members / cells if cells else 0.0,
-            "max_objects_per_cell": most,
-            "large_objects": self.n_large,
-            "longest_probe": table_longest_probe(&self.table),
-            "broad_phase_pairs": self.broad_phase_pairs,
-            "narrow_phase_checks": self.narrow_phase_checks,
-            "hits": self.hits,
-        }
+        return occupancy(self.n_live, self.n_active, members, most, self.n_large,
+                         table_longest_probe(&self.table),
+                         [{"cell_size": self.cell_size, "grid": None,
+                           "objects": self.n_live - self.n_large,
+                           "occupied_cells": self.n_active}], self)
 
     def cell_counts(self):
         """{(cx, cy): number of objects} for every active cell."""

@@ -186,15 +186,11 @@ def test_stats_and_monitors_follow_the_core(hierarchical):
     pairs = node.get_collision_pairs()
     stats = node.get_stats()
     core = node.grid.stats()
-    assert stats["objects"] == core["objects"] == 201
+    assert {k: v for k, v in stats.items() if k in core} == core
+    assert stats["objects"] == 201 and stats["hits"] == len(pairs) == node.grid.hits
     assert stats["broad_phase_pairs"] == node.grid.broad_phase_pairs
-    assert stats["hits"] == len(pairs) == node.grid.hits
-    if hierarchical:
-        cells = sum(level["occupied_cells"] for level in core["levels"])
-        assert stats["active_cells"] == cells and stats["large_objects"] == 0
-    else:
-        assert (stats["active_cells"], stats["large_objects"]) == (core["active_cells"], 1)
-        assert stats["avg_objects_per_cell"] == core["avg_objects_per_cell"]
+    assert stats["active_cells"] == sum(level["occupied_cells"] for level in core["levels"])
+    assert stats["large_objects"] == (0 if hierarchical else 1)
     assert stats["last_pairs_ms"] > 0.0
     taken = set()
     first = MonitorSet(node, "A", taken.__contains__)

@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 
 from oracle import Oracle, same_pairs
-from spatial_hash import HierarchicalGrid, HierarchicalSpatialHash, OptimizedSpatialHash
+from spatial_hash._core import STATS_KEYS
+from spatial_hash import (HierarchicalGrid, HierarchicalSpatialHash, OptimizedSpatialHash,
+                          UniformGrid)
 
 
 def test_first_level_cell_is_longest_side_times_sqrt_factor():
@@ -212,3 +214,31 @@ def test_batches_refuse_exactly_what_single_calls_refuse(factor, row):
             assert (grid.pair_ids().tolist(), [grid.bounds(i) for i in range(2)], len(grid)) == before
         else:
             call(grid)
+
+
+@pytest.mark.parametrize("make", [lambda: UniformGrid(10.0), lambda: HierarchicalGrid()],
+                         ids=["uniform", "hierarchical"])
+def test_both_grids_share_one_stats_schema(make):
+    grid = make()
+    empty = grid.stats()
+    assert tuple(empty) == STATS_KEYS
+    assert (empty["objects"], empty["active_cells"], empty["max_objects_per_cell"]) == (0, 0, 0)
+    for k in range(3):                      # three equal boxes in one cell
+        grid.insert_rect(1.0, 1.0, 2.0, 2.0)
+    grid.insert_rect(501.0, 501.0, 8.0, 8.0)     # one cell of its own (a level of its own)
+    grid.pairs()
+    s = grid.stats()
+    assert tuple(s) == STATS_KEYS
+    assert (s["objects"], s["active_cells"], s["memberships"]) == (4, 2, 4)
+    assert (s["max_objects_per_cell"], s["avg_objects_per_cell"], s["large_objects"]) == (3, 2.0, 0)
+    assert s["hits"] == 3 and sum(level["objects"] for level in s["levels"]) == 4
+    assert sum(level["occupied_cells"] for level in s["levels"]) == 2
+
+
+def test_hierarchical_hash_distribution_check_warns_like_the_uniform_one():
+    h = HierarchicalSpatialHash()
+    for k in range(25):
+        h.insert(k, (1.0, 1.0, 2.0, 2.0))
+    with pytest.warns(RuntimeWarning, match="max chain: 25"):
+        assert h.check_hash_distribution(max_chain=20) == 25
+    assert h.check_hash_distribution(max_chain=30) == 25

@@ -478,22 +478,13 @@ class SpatialHashNode:
 
     @gdcall({})
     def get_stats(self):
-        """The same numbers for both index kinds, plus the timings (ms) of the
-        last query, the last move inside the core and the last pair pass."""
-        raw = self._grid.stats()
-        if "levels" in raw:
-            cells = sum(level["occupied_cells"] for level in raw["levels"])
-            raw = dict(raw, active_cells=cells, large_objects=0,
-                       avg_objects_per_cell=raw["objects"] / cells if cells else 0.0,
-                       levels=len(raw["levels"]))
-        stats = {key: raw[key] for key in ("objects", "active_cells", "avg_objects_per_cell",
-                                           "large_objects", "broad_phase_pairs",
-                                           "narrow_phase_checks", "hits")}
-        stats.update(max_objects_per_cell=raw.get("max_objects_per_cell", 0),
-                     index="hierarchical" if isinstance(self._grid, HierarchicalGrid) else "uniform",
-                     last_query_ms=self.last_query_ms, last_update_ms=self.last_update_ms,
-                     last_pairs_ms=self.last_pairs_ms)
-        return stats
+        """The index's stats() (the same keys for both index kinds), which kind it
+        is, and the timings (ms) of the last query, the last move inside the core
+        and the last pair pass."""
+        return dict(self._grid.stats(),
+                    index="hierarchical" if isinstance(self._grid, HierarchicalGrid) else "uniform",
+                    last_query_ms=self.last_query_ms, last_update_ms=self.last_update_ms,
+                    last_pairs_ms=self.last_pairs_ms)
 
     @gdcall(None)
     def call(self, method, *arguments):
