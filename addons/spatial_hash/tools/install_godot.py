@@ -21,11 +21,15 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 CHECKOUT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 ADDON = os.path.join(CHECKOUT, "addons", "spatial_hash")
 SINGLETON = '[gdnative]\n\nsingletons=[ "res://pythonscript.gdnlib" ]\n'
 OLDEST = (3, 8)
+# What a checkout holds besides the package's sources: builds, caches, environments.
+NOT_SOURCE = ("build", "dist", "*.egg-info", "__pycache__", "*.so", "*.pyd", ".git", ".ci",
+              ".hypothesis", ".pytest_cache", "bench_results", "demo_project", ".venv*")
 
 
 class Refused(Exception):
@@ -106,8 +110,13 @@ def install_packages(plugin, run, log):
         log("installing numpy for the plugin's Python")
         run([plugin.python, "-m", "pip", "install", "--no-input"] + target + ["numpy>=1.20"])
     log("building and installing spatial_hash for the plugin's Python")
-    run([plugin.python, "-m", "pip", "install", "--no-input", "--no-deps", "--force-reinstall"]
-        + target + [CHECKOUT])
+    with tempfile.TemporaryDirectory() as scratch:
+        # pip builds in the source tree, and setuptools would pack whatever an
+        # earlier build left in its build/ folder (modules since moved or deleted).
+        source = os.path.join(scratch, "spatial_hash")
+        shutil.copytree(CHECKOUT, source, ignore=shutil.ignore_patterns(*NOT_SOURCE))
+        run([plugin.python, "-m", "pip", "install", "--no-input", "--no-deps", "--force-reinstall"]
+            + target + [source])
 
 
 def importer(plugin, statement):
