@@ -1,4 +1,4 @@
-# The hierarchical spatial hash grid of seed 004 (after Schornbaum's hierarchical
+# The hierarchical spatial hash grid (after Schornbaum's hierarchical
 # hash grids): a stack of grids whose cell sizes grow by a hierarchy factor. Each
 # object lives in exactly one cell of the one level whose cells fit it, whatever
 # the mix of sizes. A level is a power-of-two square table addressed by wrapped
@@ -53,7 +53,7 @@ cdef double PRECISE_CELLS = 281474976710656.0
 cdef double SMALLEST_CELL = 1e-150
 cdef double LARGEST_CELL = 1e150
 cdef double FARTHEST = 1e160
-cdef int INITIAL_WBITS = 4          # 16 x 16 cells, as in the seed
+cdef int INITIAL_WBITS = 4          # 16 x 16 cells to start with
 cdef enum:
     PACK_LOOKAHEAD = 8                # bodies prefetched ahead while packing
     # A level's pair search is cut into this many chunks (fewer for small tables)

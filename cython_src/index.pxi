@@ -5,7 +5,7 @@
 # completely before a hook changes anything.
 
 cdef enum QueryKind:
-    Q_CELLS = 0         # everything sharing a cell with the query (seed semantics)
+    Q_CELLS = 0         # everything sharing a cell with the query (the GDScript original's answer)
     Q_BOX = 1           # exact overlap with a closed box
     Q_CIRCLE = 2        # exact overlap with a disc
     Q_SWEPT = 3         # exact overlap with a box swept along (dx, dy)
@@ -472,7 +472,7 @@ cdef class SpatialIndex:
         return self._box_query(Q_CELLS, x, y, width, height)
 
     def query_nearby_at(self, pos, size=(0.0, 0.0)):
-        """query_nearby with the seeds' arguments: the box's corner `pos` and its
+        """query_nearby with the GDScript arguments: the box's corner `pos` and its
         `size` as (x, y) pairs or Vector2s."""
         cdef double x, y, w, h
         vec2_into(pos, "pos", &x, &y)

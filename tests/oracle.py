@@ -1,5 +1,5 @@
 """Independent answers for checking the indexes: the brute-force reference for
-exact overlaps, and the seed's cell arithmetic for cell-based candidates."""
+exact overlaps, and the GDScript original's cell arithmetic for cell-based candidates."""
 import math
 
 from spatial_hash import BruteForce

@@ -1,4 +1,4 @@
-"""The seed-mirroring classes: method names, argument order and Godot-shaped values."""
+"""The classes mirroring the GDScript designs: method names, argument order and Godot-shaped values."""
 from oracle import same_pairs
 from spatial_hash import (CollisionObject, OptimizedSpatialHash, SpatialHash,
                           SpatialHashCollisionSystem, read_rect, read_vec2)
@@ -23,7 +23,7 @@ class Node:
     """Any hashable object can be stored."""
 
 
-def test_spatial_hash_seed_api():
+def test_spatial_hash_gdscript_api():
     h = SpatialHash(64.0)
     a, b, far = Node(), Node(), Node()
     h.insert(a, Vector2(10, 10), Vector2(32, 32))
@@ -39,7 +39,7 @@ def test_spatial_hash_seed_api():
     assert len(h) == 0 and h.query_nearby((1000, 1000), (1, 1)) == []
 
 
-def test_optimized_spatial_hash_seed_api():
+def test_optimized_spatial_hash_gdscript_api():
     h = OptimizedSpatialHash(32.0)
     h.insert("player", Rect2(0, 0, 16, 16))
     h.insert("coin", (20, 0, 8, 8))

@@ -1,4 +1,4 @@
-"""Exact expected values: the seed-004 worst-case table, boundaries, large objects."""
+"""Exact expected values: the hierarchical grid's worst-case table, boundaries, large objects."""
 import random
 
 import pytest

@@ -1,4 +1,4 @@
-"""Brute-force reference broad phase (seeds 000, 003, 004): every pair i < j is
+"""Brute-force reference broad phase: every pair i < j is
 tested and counted in `collision_tests`. Plain Python, written for clarity; it is
 the oracle the compiled indexes are checked against, and it uses the same closed
 overlap rules (touching counts; shapes' bounds must meet before the exact test).

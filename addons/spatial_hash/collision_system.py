@@ -1,4 +1,4 @@
-"""The seed's SpatialHashCollisionSystem and CollisionObject."""
+"""SpatialHashCollisionSystem and CollisionObject, as in the GDScript design they mirror."""
 from spatial_hash._core import read_vec2
 from spatial_hash.grid import OptimizedSpatialHash
 

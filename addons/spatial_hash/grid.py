@@ -1,4 +1,4 @@
-"""Object-keyed spatial hashes mirroring the GDScript classes of the seeds.
+"""Object-keyed spatial hashes mirroring well-known GDScript spatial-hash classes.
 
 Objects are any hashable Python values; the compiled grid stores them as handles
 and hands them back from queries. Positions and sizes are (x, y) pairs or
@@ -12,7 +12,7 @@ from spatial_hash._core import HierarchicalGrid, UniformGrid, read_rect, read_ve
 
 class _ObjectIndex:
     """Queries shared by every object-keyed index; subclasses decide how objects
-    get in (their insert/update signatures follow the seed they mirror)."""
+    get in (their insert/update signatures follow the GDScript class they mirror)."""
 
     def __init__(self, grid):
         self._grid = grid
@@ -57,7 +57,7 @@ class _ObjectIndex:
             self._grid.update_circle(object_id, x, y, radius)
 
     def remove(self, obj, *_ignored):
-        """Remove an object; False if it was not there. Extra arguments (the seed's
+        """Remove an object; False if it was not there. Extra arguments (the GDScript original's
         pos and size) are accepted and ignored: the hash tracks each object's cells."""
         try:
             object_id = self._ids.pop(obj)
@@ -75,7 +75,7 @@ class _ObjectIndex:
 
     def query_nearby(self, pos, size=(0.0, 0.0)):
         """Every object sharing a cell with the box at pos of the given size: the
-        seed's broad-phase candidates (a superset of the exact overlaps)."""
+        GDScript original's broad-phase candidates (a superset of the exact overlaps)."""
         return self._grid.query_nearby_at(pos, size)
 
     def query_range(self, bounds, exact=False):
@@ -116,7 +116,7 @@ class _ObjectIndex:
 
     def check_hash_distribution(self, max_chain=20):
         """Warn (RuntimeWarning) when a cell holds more than max_chain objects, like
-        the seed's check; returns the longest chain. Cells never share a bucket here,
+        the GDScript original's check; returns the longest chain. Cells never share a bucket here,
         so a long chain means crowding: the cell size is too large for the scene."""
         longest = self._grid.stats()["max_objects_per_cell"]
         if longest > max_chain:
@@ -126,7 +126,7 @@ class _ObjectIndex:
 
 
 class SpatialHash(_ObjectIndex):
-    """The seed's basic SpatialHash: insert(obj, pos, size), remove, query_nearby, clear.
+    """The basic GDScript-style SpatialHash: insert(obj, pos, size), remove, query_nearby, clear.
 
     Inserting an object that is already present moves it to the new box.
     """
@@ -161,7 +161,7 @@ class _BoundsIndex(_ObjectIndex):
 
 
 class OptimizedSpatialHash(_BoundsIndex):
-    """The seed's OptimizedSpatialHash: insert(obj, bounds), remove(obj),
+    """The GDScript-style OptimizedSpatialHash: insert(obj, bounds), remove(obj),
     update(obj, new_bounds), query_range(bounds), with object->cells tracking so an
     update that stays in the same cells costs no re-bucketing."""
 
@@ -174,7 +174,7 @@ class OptimizedSpatialHash(_BoundsIndex):
 
 
 class HierarchicalSpatialHash(_BoundsIndex):
-    """The hierarchical spatial hash grid of seed 004, with the same methods as
+    """The hierarchical spatial hash grid, with the same methods as
     OptimizedSpatialHash: no cell size to tune, for scenes that mix sizes.
 
     Levels are created from the objects' own sizes (cells sqrt(hierarchy_factor)

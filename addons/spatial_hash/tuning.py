@@ -1,6 +1,6 @@
 """Which index, and which cell size, for a set of object sizes.
 
-The seeds' rules: a uniform grid wants cells of about 1-2x the typical object
+The usual rules: a uniform grid wants cells of about 1-2x the typical object
 diameter (2x measured fastest in the benchmark); objects spanning more than
 `large_threshold` cells on a side go to the large-object list, which every pair
 pass walks cell by cell. When that walk costs more than the grid itself, the

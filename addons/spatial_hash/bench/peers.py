@@ -124,7 +124,7 @@ class STRTree(Method):
 
 
 class PlainPythonHash(Method):
-    """A dict-of-lists spatial hash written like the GDScript original (seed 002):
+    """A dict-of-lists spatial hash written like the GDScript original:
     prime-XOR cell keys, remove/insert every object every frame, query_nearby per
     object with a seen-dict, and a pair-key dict against double checks."""
     name = "plain-Python dict hash"

@@ -20,7 +20,7 @@ class Scene:
         self.vel = np.ascontiguousarray(vel, dtype=np.float64)
         self.world = world            # (width, height)
         # What a user would tune a uniform grid to: twice the small objects'
-        # diameter, the upper end of the seeds' 1-2x rule (measured fastest here).
+        # diameter, the upper end of the usual 1-2x rule (measured fastest here).
         self.cell_size = cell_size
         # What step() needs every frame, made once: the walls and scratch arrays.
         hi = np.asarray(world, dtype=np.float64)
@@ -102,7 +102,7 @@ def clustered(n, seed=0, radius=1.0, speed=10.0):
 
 
 def bullets(n=10_100, seed=0, enemies=100):
-    """The seed-002 bullet hell: 10,000 4x4 bullets and 100 32x32 enemies in
+    """The bullet-hell stress scene: 10,000 4x4 bullets and 100 32x32 enemies in
     1920x1080, bullets flying at up to 100 px/s."""
     rng = np.random.default_rng(seed)
     n_bullets = n - enemies

@@ -1,4 +1,4 @@
-"""One frame of a scene as a picture, like the seed-000 demo: the grid's cells,
+"""One frame of a scene as a picture, like the classic broad-phase demo: the grid's cells,
 objects tinted when they collide, and the broad phase's candidate pairs (objects
 sharing a cell) as lines."""
 import numpy as np
