@@ -1,0 +1,109 @@
+"""Type stubs for the compiled core (cython_src/_core.pyx), for editors and type
+checkers. Coordinates and sizes are world units (floats); ids are the index's own
+non-negative ints; a handle is whatever was stored with an object (its id by
+default) and is what queries return. Bad values raise ValueError naming them
+(NaN or infinite coordinates, negative sizes, objects too far from the origin);
+unknown ids raise KeyError; a call made while another thread is inside a call on
+the same index raises RuntimeError."""
+from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+# The keys of stats(), in order, the same for both grids.
+STATS_KEYS: Tuple[str, ...]
+
+Vec2 = Union[Tuple[float, float], Sequence[float], Any]     # or anything with .x and .y
+Rect = Union[Tuple[float, float, float, float], Sequence[float], Any]  # or .position/.size
+ArrayLike = npt.ArrayLike
+
+
+def read_vec2(v: Vec2, name: str = ...) -> Tuple[float, float]: ...
+def read_rect(r: Rect, name: str = ...) -> Tuple[float, float, float, float]: ...
+
+
+class SpatialIndex:
+    """What both grids share: objects, queries, pairs and batches."""
+    broad_phase_pairs: int      # candidate pairs the last pair pass met
+    narrow_phase_checks: int    # distinct pairs it tested exactly
+    hits: int                   # overlapping pairs it found
+
+    def __len__(self) -> int: ...
+    def __contains__(self, object_id: object) -> bool: ...
+
+    # Single objects.
+    def insert_rect(self, x: float, y: float, width: float, height: float,
+                    handle: Hashable = ...) -> int: ...
+    def insert_circle(self, x: float, y: float, radius: float, handle: Hashable = ...) -> int: ...
+    def update_rect(self, object_id: int, x: float, y: float, width: float, height: float) -> None: ...
+    def update_circle(self, object_id: int, x: float, y: float, radius: float) -> None: ...
+    def remove(self, object_id: int) -> bool: ...
+    def clear(self) -> None: ...
+    def handle(self, object_id: int) -> Any: ...
+    def bounds(self, object_id: int) -> Tuple[float, float, float, float]: ...
+    def circle_of(self, object_id: int) -> Optional[Tuple[float, float, float]]: ...
+    def ids(self) -> List[int]: ...
+    def is_colliding(self, a: int, b: int) -> bool: ...
+
+    # Queries: lists of handles.
+    def query_nearby(self, x: float, y: float, width: float, height: float) -> List[Any]: ...
+    def query_nearby_at(self, pos: Vec2, size: Vec2 = ...) -> List[Any]: ...
+    def query_rect(self, x: float, y: float, width: float, height: float,
+                   exact: bool = ...) -> List[Any]: ...
+    def query_point(self, x: float, y: float) -> List[Any]: ...
+    def query_radius(self, x: float, y: float, radius: float) -> List[Any]: ...
+    def query_swept(self, x0: float, y0: float, x1: float, y1: float, width: float,
+                    height: float) -> List[Any]: ...
+
+    # Pairs: each overlapping pair once, smaller id first.
+    def pairs(self) -> List[Tuple[Any, Any]]: ...
+    def pair_ids(self, out: Optional[npt.NDArray[np.int32]] = ...) -> npt.NDArray[np.int32]:
+        """(k, 2) int32 ids; `out` (m >= k rows) is reused when given."""
+
+    # Batches: every row is validated before anything changes.
+    def insert_rects(self, rects: ArrayLike, handles: Optional[Sequence[Hashable]] = ...
+                     ) -> npt.NDArray[np.int64]:
+        """rects: (n, 4) rows of x, y, width, height; returns n ids."""
+    def insert_circles(self, centers: ArrayLike, radii: ArrayLike,
+                       handles: Optional[Sequence[Hashable]] = ...) -> npt.NDArray[np.int64]:
+        """centers: (n, 2); radii: (n,) or one number; returns n ids."""
+    def update_rects(self, ids: ArrayLike, rects: ArrayLike) -> None:
+        """ids: n distinct live ids; rects: (n, 4)."""
+    def update_circles(self, ids: ArrayLike, centers: ArrayLike, radii: ArrayLike) -> None: ...
+    def remove_many(self, ids: ArrayLike) -> None:
+        """ids: distinct live ids; all are checked before any is removed."""
+    def query_rects(self, rects: ArrayLike, exact: bool = ...
+                    ) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+        """CSR results: the ids of query k are ids[offsets[k]:offsets[k + 1]]."""
+
+
+class UniformGrid(SpatialIndex):
+    """One cell size; objects over `large_threshold` cells on a side go to a
+    large-object list."""
+    cell_size: float
+    origin_x: float
+    origin_y: float
+    large_threshold: int
+
+    def __init__(self, cell_size: float = ..., origin: Vec2 = ...,
+                 large_threshold: int = ...) -> None: ...
+    def cells_of(self, object_id: int) -> Tuple[int, int, int, int]: ...
+    def is_large(self, object_id: int) -> bool: ...
+    def cell_of(self, x: float, y: float) -> Tuple[int, int]: ...
+    def cell_counts(self) -> Dict[Tuple[int, int], int]: ...
+    def stats(self) -> Dict[str, Any]:
+        """Keys STATS_KEYS, each described in the core's UniformGrid.stats."""
+
+
+class HierarchicalGrid(SpatialIndex):
+    """Levels of cell sizes growing by `hierarchy_factor`; each object in one cell
+    of the level that fits it; `threads` for batch moves and the pair pass."""
+    hierarchy_factor: float
+    density: float
+    threads: int
+
+    def __init__(self, hierarchy_factor: float = ..., density: float = ...,
+                 threads: int = ...) -> None: ...
+    def level_of_id(self, object_id: int) -> Tuple[float, int]: ...
+    def stats(self) -> Dict[str, Any]:
+        """Keys STATS_KEYS (levels finest first)."""

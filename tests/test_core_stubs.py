@@ -1,0 +1,42 @@
+"""_core.pyi says what the compiled core has: every public name, class, method
+and attribute, no more and no fewer."""
+import ast
+import pathlib
+
+import spatial_hash._core as core
+
+STUB = pathlib.Path(core.__file__).with_name("_core.pyi")
+KEPT_DUNDERS = {"__len__", "__contains__", "__init__"}
+
+
+def stub_names():
+    tree = ast.parse(STUB.read_text())
+    top, classes = set(), {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            members = set()
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef):
+                    members.add(item.name)
+                elif isinstance(item, ast.AnnAssign):
+                    members.add(item.target.id)
+            classes[node.name] = members
+            top.add(node.name)
+        elif isinstance(node, ast.FunctionDef):
+            top.add(node.name)
+        elif isinstance(node, ast.AnnAssign):
+            top.add(node.target.id)
+    return top, classes
+
+
+def runtime_members(cls):
+    return {name for name in vars(cls)
+            if not name.startswith("_") or name in KEPT_DUNDERS} - {"__init__"}
+
+
+def test_the_stub_names_exactly_what_the_core_has():
+    top, classes = stub_names()
+    public = {name for name in dir(core) if not name.startswith("_") and name != "np"}
+    assert top == public
+    for name, members in classes.items():
+        assert members - {"__init__"} == runtime_members(getattr(core, name)), name
