@@ -52,7 +52,7 @@ def new_node(**kwargs):
 def state(node):
     """Everything observable about a node's index."""
     grid = node.grid
-    return (sorted(map(repr, node._ids.items())),
+    return (sorted(map(repr, node._objects._ids.items())),
             [(i, grid.bounds(i), grid.circle_of(i)) for i in grid.ids()],
             sorted(map(tuple, grid.pair_ids().tolist())))
 

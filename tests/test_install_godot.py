@@ -68,7 +68,7 @@ def test_godot3_install_is_complete_and_can_run_again(tmp_path):
     assert commands[2] == embedded + " -m ensurepip"
     assert any(c.endswith("install --no-input numpy>=1.20") for c in commands)
     assert "--no-deps --force-reinstall" in commands[-2]
-    assert "setup.py" in python.built and "addons/spatial_hash/node.py" in python.built
+    assert "setup.py" in python.built and "addons/spatial_hash/node/spatial_hash_node.py" in python.built
     assert not any(p.startswith(("build/", ".git/", "demo_project/")) or p.endswith(".so")
                    for p in python.built)
     assert commands[-1] == embedded + " -c import spatial_hash._core, spatial_hash.node"

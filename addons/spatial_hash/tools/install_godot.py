@@ -23,13 +23,15 @@ import subprocess
 import sys
 import tempfile
 
-CHECKOUT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+TOOLS = os.path.dirname(os.path.abspath(__file__))
+CHECKOUT = os.path.dirname(os.path.dirname(os.path.dirname(TOOLS)))
 ADDON = os.path.join(CHECKOUT, "addons", "spatial_hash")
 SINGLETON = '[gdnative]\n\nsingletons=[ "res://pythonscript.gdnlib" ]\n'
 OLDEST = (3, 8)
 # What a checkout holds besides the package's sources: builds, caches, environments.
 NOT_SOURCE = ("build", "dist", "*.egg-info", "__pycache__", "*.so", "*.pyd", ".git", ".ci",
-              ".hypothesis", ".pytest_cache", "bench_results", "demo_project", ".venv*")
+              ".hypothesis", ".pytest_cache", ".mypy_cache", "bench_results", "demo_project",
+              ".venv*")
 
 
 class Refused(Exception):
@@ -52,7 +54,8 @@ def find_plugin(project, python=None):
     if not os.path.isfile(os.path.join(project, "project.godot")):
         raise Refused(f"{project} is not a Godot project (no project.godot)")
     if os.path.isfile(os.path.join(project, "pythonscript.gdnlib")):
-        found = sorted(glob.glob(os.path.join(project, "addons", "pythonscript", "*", "bin", "python3")))
+        found = sorted(glob.glob(os.path.join(project, "addons", "pythonscript", "*", "bin",
+                                              "python3")))
         if not found:
             raise Refused("pythonscript.gdnlib is there but not its embedded Python "
                           "(addons/pythonscript/<platform>/bin/python3): unpack the whole release")

@@ -1,0 +1,114 @@
+"""Reading what GDScript hands the node: every value is checked, and a bad one
+raises naming the argument and the value. Only arrays are read as arrays, so a
+Godot Dictionary passed where an array belongs is refused without being read."""
+import math
+
+import numpy as np
+
+from spatial_hash._core import read_rect, read_vec2
+
+
+def number(value, name):
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    return float(value)
+
+
+def finite(value, name, at_least=None):
+    v = number(value, name)
+    if not math.isfinite(v) or (at_least is not None and v < at_least):
+        bound = "" if at_least is None else f" >= {at_least:g}"
+        raise ValueError(f"{name} must be a finite number{bound}, got {v!r}")
+    return v
+
+
+def read_point(value, name):
+    """A finite Vector2 as (x, y)."""
+    x, y = read_vec2(value, name)
+    return finite(x, name + ".x"), finite(y, name + ".y")
+
+
+def read_size(value, name):
+    """A finite, non-negative Vector2 size as (w, h)."""
+    w, h = read_vec2(value, name)
+    return finite(w, name + ".x", 0.0), finite(h, name + ".y", 0.0)
+
+
+def read_bounds(value, name):
+    """A Rect2 with a finite position and a finite, non-negative size."""
+    x, y, w, h = read_rect(value, name)
+    return (finite(x, name + ".position.x"), finite(y, name + ".position.y"),
+            finite(w, name + ".size.x", 0.0), finite(h, name + ".size.y", 0.0))
+
+
+def flag(value, name):
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be true or false, got {value!r}")
+    return bool(value)
+
+
+def _array_kind(values, name, what):
+    """Only arrays are read as arrays: a Dictionary (or any other object) is
+    refused before anything indexes or iterates it. Godot's Dictionaries answer
+    a missing key with null or by inserting it, so reading one as a sequence can
+    loop forever or change the caller's value."""
+    if isinstance(values, np.ndarray) or type(values) in (list, tuple):
+        return
+    raise TypeError(f"{name} must be {what}, got {type(values).__name__} {values!r}")
+
+
+def vec2_rows(values, name):
+    """(n, 2) float rows from an (n, 2) or flat [x0, y0, x1, ...] float array (the
+    engine scripts turn packed Vector2 arrays into these), or a list of
+    Vector2-likes. Their values are checked by rect_rows."""
+    _array_kind(values, name, "a PackedVector2Array or an Array of Vector2")
+    if isinstance(values, np.ndarray):
+        if values.dtype.kind != "f":        # a packed int array is ids, not coordinates
+            raise TypeError(f"{name} must be a PackedVector2Array or floats, got {values.dtype}")
+        rows = values
+    elif all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        rows = np.array(values, dtype=np.float64)
+    else:
+        rows = np.array([read_vec2(v, f"{name}[{k}]") for k, v in enumerate(values)],
+                        dtype=np.float64).reshape(-1, 2)
+    if rows.ndim == 1 and rows.size % 2 == 0:
+        rows = rows.reshape(-1, 2)
+    if rows.ndim != 2 or rows.shape[1] != 2:
+        raise TypeError(f"{name} must be Vector2s or x, y number pairs, got shape {rows.shape}")
+    return rows
+
+
+def int_ids(values, name="ids"):
+    """A 1-D integer array of ids from an integer array or a list of ints."""
+    _array_kind(values, name, "a PackedInt32Array or an Array of ints")
+    if not isinstance(values, np.ndarray):
+        if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
+            raise TypeError(f"{name} must be integers, got {list(values)!r}")
+        values = np.array(values, dtype=np.int64)
+    if values.size == 0:
+        return np.empty(0, dtype=np.int64)
+    if values.ndim != 1 or values.dtype.kind not in "iu":
+        raise TypeError(f"{name} must be integers, got {values.dtype} with shape {values.shape}")
+    return values
+
+
+def rect_rows(positions, sizes):
+    """(n, 4) float64 rows of x, y, w, h from position and size arrays of one
+    length: finite, sizes >= 0. One pass over the rows when they are good (the
+    batch path of a 10,000-object frame); the bad row is looked for only if not."""
+    xy, wh = vec2_rows(positions, "positions"), vec2_rows(sizes, "sizes")
+    if len(xy) != len(wh):
+        raise ValueError(f"{len(xy)} positions but {len(wh)} sizes")
+    rows = np.empty((len(xy), 4))
+    # Copied as one 16-byte element per (x, y) pair: numpy's copy of a float
+    # column pair into every other slot is several times slower.
+    pairs = rows.view(np.complex128)
+    pairs[:, 0] = np.ascontiguousarray(xy, dtype=np.float64).view(np.complex128)[:, 0]
+    pairs[:, 1] = np.ascontiguousarray(wh, dtype=np.float64).view(np.complex128)[:, 0]
+    if np.isfinite(rows).all() and (wh >= 0.0).all():
+        return rows
+    for name, values, least in (("positions", xy, None), ("sizes", wh, 0.0)):
+        for k, (x, y) in enumerate(values.tolist()):
+            finite(x, f"{name}[{k}].x", least)
+            finite(y, f"{name}[{k}].y", least)
+    raise AssertionError("a bad row was not found")   # unreachable: the checks agree
