@@ -192,7 +192,7 @@ cdef class SpatialIndex:
 
     cdef int _idle(self) except -1:
         if self.busy:
-            raise RuntimeError("this index is in use by a batch call in another thread")
+            raise RuntimeError("this index is in use by a call in another thread")
         return 0
 
     cdef int _claim(self) except -1:

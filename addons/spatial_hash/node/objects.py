@@ -116,8 +116,11 @@ class ObjectRegistry:
         return self.drop(key) if key in self._ids else None
 
     def drop_ids(self, ids):
-        """Forget the objects (if any were added one at a time) with these ids."""
-        for object_id in ids:
+        """Forget the objects (if any were added one at a time) among these ids
+        (an int array: a batch of batch ids costs nothing here)."""
+        if not self._keys:
+            return
+        for object_id in ids.tolist():
             key = self._keys.get(object_id)
             if key is not None:
                 self.drop(key)

@@ -212,7 +212,7 @@ class SpatialHashNode:
         time (their get_id())."""
         ids = int_ids(ids)
         self._grid.remove_many(ids)          # checks every id first
-        self._objects.drop_ids(ids.tolist())
+        self._objects.drop_ids(ids)
         return True
 
     @gdcall([])
