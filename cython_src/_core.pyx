@@ -5,7 +5,7 @@ One module built from one include file per concept: narrow-phase shapes, input
 checks, the cell hash table, the uniform grid and the hierarchical grid.
 """
 from libc.stdlib cimport calloc, malloc, realloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 from cython.parallel cimport prange
 from cpython.list cimport PyList_New
@@ -35,6 +35,7 @@ include "inputs.pxi"
 include "convert.pxi"
 include "arrays.pxi"
 include "cells.pxi"
+include "pairs.pxi"
 include "index.pxi"
 include "uniform.pxi"
 include "hierarchical.pxi"

@@ -94,9 +94,8 @@ ctypedef struct PairChunk:
     Py_ssize_t rank          # the level's place in `order`
     Py_ssize_t w0
     Py_ssize_t w1
-    int32_t* pairs
-    Py_ssize_t n
-    Py_ssize_t cap
+    PairList found
+    bint keep_all            # keep every pair tested: the index's keep_candidates
     Py_ssize_t tested
     int failed
     int64_t* passed          # scratch of the upward search: per coarser level, the
@@ -107,26 +106,22 @@ ctypedef struct PairChunk:
 cdef inline Py_ssize_t test_run(const Shape* shape, const Box* box, int32_t a, const Level* M,
                                 Py_ssize_t v, Py_ssize_t end, PairChunk* out) noexcept nogil:
     """Test object a (its shape and box) against M's packed objects v .. end-1,
-    keeping the pairs that touch; returns how many were tested, -1 if out of
-    memory. Every candidate is written and kept only if it touches, so whether
-    it does decides no branch."""
-    cdef int32_t b
-    cdef int32_t* pair
-    cdef Py_ssize_t tested = end - v, n = out.n
+    keeping the pairs that touch (all of them, if out.keep_all); returns how
+    many were tested, -1 if out of memory."""
+    cdef Py_ssize_t tested = end - v, kept = out.found.n
+    cdef int32_t* pairs
+    cdef bint keep_all = out.keep_all
     if tested <= 0:
         return 0
-    if 2 * (n + tested) > out.cap and grow_array(<void**>&out.pairs, &out.cap,
-                                                 2 * (n + tested), sizeof(int32_t)) < 0:
+    if pair_room(&out.found, tested) < 0:
         out.failed = 1
         return -1
+    pairs = out.found.ids
     while v < end:
-        b = M.packed_id[v]
-        pair = out.pairs + 2 * n
-        pair[0] = a if a < b else b
-        pair[1] = b if a < b else a
-        n += shapes_touch(shape, box, &M.packed[v])
+        put_pair(pairs + 2 * kept, a, M.packed_id[v])
+        kept += shapes_touch(shape, box, &M.packed[v]) | keep_all
         v += 1
-    out.n = n
+    out.found.n = kept
     return tested
 
 
@@ -208,7 +203,7 @@ cdef class HierarchicalGrid(SpatialIndex):
             free(self.levels[k].cover)
             free(self.levels[k].packed_id)
         for k in range(self.chunks_ready):
-            free(self.chunks[k].pairs)
+            free(self.chunks[k].found.ids)
             free(self.chunks[k].passed)
         free(self.chunks)
         free(self.new_cell)
@@ -690,12 +685,13 @@ cdef class HierarchicalGrid(SpatialIndex):
             for k in range(pieces):
                 chunk = &self.chunks[n_chunks]
                 if n_chunks >= self.chunks_ready:
-                    chunk.pairs = NULL
-                    chunk.cap = 0
+                    chunk.found.ids = NULL
+                    chunk.found.cap = 0
                     chunk.passed = NULL
                     chunk.passed_cap = 0
                     self.chunks_ready += 1
                 chunk.rank = r
+                chunk.keep_all = self.keep_candidates
                 chunk.w0 = words * k // pieces
                 chunk.w1 = words * (k + 1) // pieces
                 n_chunks += 1
@@ -707,16 +703,15 @@ cdef class HierarchicalGrid(SpatialIndex):
                 self._chunk_pairs(&self.chunks[k])
         for k in range(n_chunks):
             failed = failed | self.chunks[k].failed
-            total += self.chunks[k].n
+            total += self.chunks[k].found.n
             tested += self.chunks[k].tested
-        if failed or grow_array(<void**>&self.pair_buf, &self.pair_cap, 2 * total,
-                                sizeof(int32_t)) < 0:
+        self.found.n = 0
+        if failed or pair_room(&self.found, total) < 0:
             return -1
-        self.n_pairs = 0
         for k in range(n_chunks):
-            memcpy(self.pair_buf + 2 * self.n_pairs, self.chunks[k].pairs,
-                   2 * self.chunks[k].n * sizeof(int32_t))
-            self.n_pairs += self.chunks[k].n
+            memcpy(self.found.ids + 2 * self.found.n, self.chunks[k].found.ids,
+                   2 * self.chunks[k].found.n * sizeof(int32_t))
+            self.found.n += self.chunks[k].found.n
         self.broad_phase_pairs = tested
         self.narrow_phase_checks = tested
         self.hits = total
@@ -737,7 +732,7 @@ cdef class HierarchicalGrid(SpatialIndex):
         cdef uint64_t word
         cdef const Shape* shape
         cdef Box box
-        out.n = out.tested = 0
+        out.found.n = out.tested = 0
         out.failed = 0
         if out.w0 >= out.w1:
             return
@@ -891,6 +886,105 @@ cdef class HierarchicalGrid(SpatialIndex):
                 if t < 0:
                     return -1
         return tested
+
+    # ------------------------------------------------------------- validation
+
+    cdef int _validate_placement(self) except -1:
+        """Levels are in ascending order with consistent tables; each live object
+        is a member of one level, fits its cells, lies in the cell its box names,
+        and is on that cell's list exactly once; occupancy bits match the lists."""
+        cdef Py_ssize_t r, li, k, c, i, listed, total = 0
+        cdef int32_t before
+        cdef const Level* L
+        cdef bytearray ranked = bytearray(self.n_levels)
+        for r in range(self.n_levels):
+            li = self.order[r]
+            if not 0 <= li < self.n_levels or ranked[li] or \
+                    (r and self.levels[self.order[r - 1]].exponent >= self.levels[li].exponent):
+                self._broken(f"order[{r}] = {li}: levels are not in ascending order of cell size")
+            ranked[li] = 1
+        for li in range(self.n_levels):
+            L = &self.levels[li]
+            if not (INITIAL_WBITS <= L.wbits <= 15 and L.mask == (1 << L.wbits) - 1) \
+                    or L.cell != self._cell_of_exponent(L.exponent) or L.inv != 1.0 / L.cell \
+                    or not 0 <= L.n <= L.cap or L.occupied[occupancy_words(L.wbits)] != 0:
+                self._broken(f"level {li}: cell {L.cell} (exponent {L.exponent}), "
+                             f"{1 << L.wbits} cells a side, {L.n} members of {L.cap}")
+            total += L.n
+            for k in range(L.n):
+                i = L.members[k]
+                if not (0 <= i < self.obj_hi and self.live[i]) or self.level_of[i] != li \
+                        or self.slot[i] != k:
+                    self._broken(f"level {li} member {k} is id {i}")
+            listed = 0
+            for c in range((<Py_ssize_t>1) << (2 * L.wbits)):
+                if is_occupied(L, c) != (L.head[c] >= 0):
+                    self._broken(f"level {li} cell {c}: occupied bit {is_occupied(L, c)}, "
+                                 f"first object {L.head[c]}")
+                i = L.head[c]
+                before = -1
+                while i >= 0:
+                    if not (0 <= i < self.obj_hi and self.live[i]) or self.level_of[i] != li \
+                            or self.cell_of[i] != c or self.prev[i] != before:
+                        self._broken(f"level {li} cell {c} lists id {i} after {before}")
+                    listed += 1
+                    if listed > L.n:
+                        self._broken(f"level {li}: its cells list more than its {L.n} members")
+                    before = <int32_t>i
+                    i = self.next[i]
+            if listed != L.n:
+                self._broken(f"level {li}: its cells list {listed} of its {L.n} members")
+        if total != self.n_live:
+            self._broken(f"the levels hold {total} members for {self.n_live} live ids")
+        for i in range(self.obj_hi):
+            if not self.live[i]:
+                continue
+            li = self.level_of[i]
+            if not 0 <= li < self.n_levels or self.levels[li].members[self.slot[i]] != i:
+                self._broken(f"id {i}: level {li}, member slot {self.slot[i]}")
+            L = &self.levels[li]
+            if not (L.cell >= self._need(&self.body[i].box)
+                    and farthest(&self.body[i].box) * L.inv < PRECISE_CELLS
+                    and longest_side(&self.body[i].box) <= L.reach):
+                self._broken(f"id {i} with box {self.body[i].box} does not fit the cells of "
+                             f"level {li} (cell {L.cell}, reach {L.reach})")
+            if self.cell_of[i] != self._cell_index(L, &self.body[i].box):
+                self._broken(f"id {i} is in cell {self.cell_of[i]} of level {li} but its box "
+                             f"is in cell {self._cell_index(L, &self.body[i].box)}")
+        return 0
+
+    cdef bint _corrupt_placement(self, str what):
+        cdef Py_ssize_t li
+        cdef Level* L
+        cdef int32_t i
+        for li in range(self.n_levels):
+            if self.levels[li].n:
+                break
+        else:
+            return False
+        L = &self.levels[li]
+        i = L.members[0]
+        if what == "level_members":
+            L.members[0] = <int32_t>self.obj_hi
+        elif what == "member_slot":
+            self.slot[i] += 1
+        elif what == "cell_of":
+            self.cell_of[i] ^= 1
+        elif what == "cell_list":
+            self.next[i] = i
+        elif what == "occupied":
+            L.occupied[self.cell_of[i] >> 6] ^= (<uint64_t>1) << (self.cell_of[i] & 63)
+        elif what == "level_count":
+            L.n -= 1
+        elif what == "level_order" and self.n_levels > 1:
+            self.order[0], self.order[1] = self.order[1], self.order[0]
+        elif what == "reach" and longest_side(&self.body[i].box) > 0.0:
+            L.reach = 0.0
+        elif what == "level_cell":
+            L.cell *= 2.0
+        else:
+            return False
+        return True
 
     # -------------------------------------------------------------- extras
 

@@ -115,8 +115,8 @@ cdef class SpatialIndex:
     cdef uint32_t cur_stamp
     cdef int32_t* out
     cdef Py_ssize_t out_n, out_cap
-    cdef int32_t* pair_buf
-    cdef Py_ssize_t n_pairs, pair_cap
+    cdef PairList found          # the last pair pass's pairs (or candidates)
+    cdef bint keep_candidates   # the pair pass keeps every pair it tests
     cdef bint busy
     cdef readonly Py_ssize_t broad_phase_pairs
     cdef readonly Py_ssize_t narrow_phase_checks
@@ -131,7 +131,7 @@ cdef class SpatialIndex:
         free(self.live)
         free(self.free_ids)
         free(self.out)
-        free(self.pair_buf)
+        free(self.found.ids)
 
     def __len__(self):
         return self.n_live
@@ -185,7 +185,8 @@ cdef class SpatialIndex:
         pass
 
     cdef int _find_pairs(self) noexcept nogil:
-        """Every overlapping pair once into pair_buf, setting the counters."""
+        """Every overlapping pair once into `found` (every pair tested, if
+        keep_candidates), setting the counters."""
         return 0
 
     # ------------------------------------------------------- shared machinery
@@ -263,18 +264,6 @@ cdef class SpatialIndex:
         if self.stamp[i] != s:
             self.stamp[i] = s
             self._take(q, i)
-
-    cdef inline int _emit(self, int32_t a, int32_t b) noexcept nogil:
-        if self.n_pairs * 2 + 2 > self.pair_cap:
-            if grow_array(<void**>&self.pair_buf, &self.pair_cap, self.n_pairs * 2 + 2,
-                          sizeof(int32_t)) < 0:
-                return -1
-        if a > b:
-            a, b = b, a
-        self.pair_buf[2 * self.n_pairs] = a
-        self.pair_buf[2 * self.n_pairs + 1] = b
-        self.n_pairs += 1
-        return 0
 
     cdef int _check_body(self, int code, const Body* b, str where, double x, double y,
                          double a, double c) except -1:
@@ -382,16 +371,70 @@ cdef class SpatialIndex:
         finally:
             self.busy = False
 
+    cdef void _empty(self) noexcept nogil:
+        self._reset()
+        if self.obj_cap:
+            memset(self.body, 0, self.obj_cap * sizeof(Body))
+            memset(self.live, 0, self.obj_cap)
+        self.obj_hi = self.n_live = self.n_free = 0
+
     def clear(self):
         """Remove everything; keeps the allocated storage for reuse."""
         self._claim()
         try:
-            self._reset()
-            if self.obj_cap:
-                memset(self.body, 0, self.obj_cap * sizeof(Body))
-                memset(self.live, 0, self.obj_cap)
-            self.obj_hi = self.n_live = self.n_free = 0
+            self._empty()
             self.handles.clear()
+        finally:
+            self.busy = False
+
+    def copy_into(self, SpatialIndex target not None):
+        """Put every object of this index into `target`, an empty index of any
+        kind and settings, under the same id with the same handle; the next
+        inserts get the same ids from both. This is how an index is rebuilt with
+        another cell size, large-object threshold or kind. All or nothing:
+        ValueError naming the first object `target` cannot place (a position
+        too far from the origin for its cell size, say) or if `target` is not
+        empty (both leave it as it was), MemoryError (which leaves it empty)."""
+        cdef Py_ssize_t i, failed_at = -1
+        cdef const Box* b
+        cdef int code
+        if target is self:
+            raise ValueError("target must be another index")
+        self._claim()
+        try:
+            target._claim()
+            try:
+                if target.n_live:
+                    raise ValueError(f"target must be empty, it holds {target.n_live} objects")
+                for i in range(self.obj_hi):
+                    b = &self.body[i].box
+                    code = target._check_placement(b) if self.live[i] else INPUT_OK
+                    if code:
+                        raise input_error(
+                            code, f"id {i}: ", b.minx if fabs(b.minx) > fabs(b.maxx) else b.maxx,
+                            b.miny if fabs(b.miny) > fabs(b.maxy) else b.maxy,
+                            b.maxx - b.minx, b.maxy - b.miny, target._cell_hint())
+                if target._reserve_objects(self.obj_hi) < 0:
+                    raise MemoryError()
+                with nogil:
+                    target._empty()
+                    memcpy(target.body, self.body, self.obj_hi * sizeof(Body))
+                    memcpy(target.live, self.live, self.obj_hi)
+                    memcpy(target.free_ids, self.free_ids, self.n_free * sizeof(int32_t))
+                    target.obj_hi, target.n_free = self.obj_hi, self.n_free
+                    for i in range(self.obj_hi):
+                        if self.live[i] and target._attach(<int32_t>i) < 0:
+                            failed_at = i
+                            break
+                    if failed_at >= 0:
+                        target._empty()
+                if failed_at >= 0:
+                    target.handles.clear()
+                    raise MemoryError()
+                target.n_live = self.n_live
+                target.handles = list(self.handles)
+            finally:
+                target.busy = False
         finally:
             self.busy = False
 
@@ -517,14 +560,31 @@ cdef class SpatialIndex:
 
     # -------------------------------------------------------------------- pairs
 
-    cdef int _pairs_now(self) except -1:
-        """The pair pass into pair_buf; the caller holds the claim."""
+    cdef int _pairs_now(self, bint candidates=False) except -1:
+        """The pair pass into `found`; the caller holds the claim. A candidate
+        pass keeps every pair tested and leaves the counters as they were."""
         cdef int failed
+        cdef Py_ssize_t met = self.broad_phase_pairs, checks = self.narrow_phase_checks
+        cdef Py_ssize_t hits = self.hits
+        self.keep_candidates = candidates
         with nogil:
             failed = self._find_pairs()
+        self.keep_candidates = False
+        if candidates:
+            self.broad_phase_pairs, self.narrow_phase_checks, self.hits = met, checks, hits
         if failed:
             raise MemoryError()
         return 0
+
+    cdef object _found_array(self, object out):
+        cdef int32_t[:, ::1] dest
+        cdef Py_ssize_t n = self.found.n
+        if out is None or out.shape[0] < n:
+            out = np.empty((n, 2), dtype=np.int32)
+        dest = out
+        if n:
+            memcpy(&dest[0, 0], self.found.ids, n * 2 * sizeof(int32_t))
+        return out[:n]
 
     def pairs(self):
         """List of (handle_a, handle_b) for every overlapping pair, each pair once,
@@ -536,8 +596,8 @@ cdef class SpatialIndex:
         self._claim()
         try:
             self._pairs_now()
-            return [(handles[self.pair_buf[2 * k]], handles[self.pair_buf[2 * k + 1]])
-                    for k in range(self.n_pairs)]
+            return [(handles[self.found.ids[2 * k]], handles[self.found.ids[2 * k + 1]])
+                    for k in range(self.found.n)]
         finally:
             self.busy = False
 
@@ -545,18 +605,111 @@ cdef class SpatialIndex:
         """Every overlapping pair once as a (k, 2) int32 array of ids (smaller first).
         Pass `out`, an (m, 2) int32 C-contiguous array with m >= k, to reuse memory:
         the result is then a view of it."""
-        cdef int32_t[:, ::1] dest
         self._claim()
         try:
             self._pairs_now()
-            if out is None or out.shape[0] < self.n_pairs:
-                out = np.empty((self.n_pairs, 2), dtype=np.int32)
-            dest = out
-            if self.n_pairs:
-                memcpy(&dest[0, 0], self.pair_buf, self.n_pairs * 2 * sizeof(int32_t))
-            return out[:self.n_pairs]
+            return self._found_array(out)
         finally:
             self.busy = False
+
+    def candidate_ids(self, out=None):
+        """Every pair of objects the broad phase hands to the narrow phase, each
+        once, as a (k, 2) int32 array of ids (smaller first): a superset of
+        pair_ids(), k being the narrow_phase_checks of a pair pass. What sharing
+        cells means depends on the index (UniformGrid: a common cell, or a large
+        object's cell range; HierarchicalGrid: neighbouring cells within a level,
+        or a coarser level's cells that can reach the object). The counters are
+        left as the last pair pass set them. `out` as for pair_ids."""
+        self._claim()
+        try:
+            self._pairs_now(True)
+            return self._found_array(out)
+        finally:
+            self.busy = False
+
+    # --------------------------------------------------------------- validation
+
+    def validate(self):
+        """Check every internal invariant of the index (ids, free lists, each
+        object's placement against its box, the cells and their records); raises
+        AssertionError naming the first one broken. Visits every object and cell:
+        for tests and debugging, not for a frame loop."""
+        self._claim()
+        try:
+            self._validate_ids()
+            self._validate_placement()
+        finally:
+            self.busy = False
+
+    cdef int _broken(self, str what) except -1:
+        raise AssertionError(f"{type(self).__name__} invariant broken: {what}")
+
+    cdef int _validate_ids(self) except -1:
+        """Live flags, bodies, handles and the free-id list agree."""
+        cdef Py_ssize_t i, k, live = 0
+        cdef const Body* b
+        cdef Box bounds
+        cdef bytearray freed
+        if not (0 <= self.n_live <= self.obj_hi <= self.obj_cap and 0 <= self.n_free):
+            self._broken(f"counts: {self.n_live} live of {self.obj_hi} ids, capacity {self.obj_cap}")
+        if self.n_live + self.n_free != self.obj_hi:
+            self._broken(f"{self.n_live} live ids and {self.n_free} free ids, but {self.obj_hi} handed out")
+        if len(self.handles) != self.obj_hi:
+            self._broken(f"{len(self.handles)} handles for {self.obj_hi} ids")
+        if self.out_cap < self.obj_cap or 2 * self.found.n > self.found.cap:
+            self._broken("an output buffer is smaller than what it must hold")
+        for i in range(self.obj_cap):
+            b = &self.body[i]
+            if b.kind > SHAPE_CIRCLE or self.live[i] != (b.kind != SHAPE_FREE):
+                self._broken(f"id {i}: live flag {self.live[i]}, shape kind {b.kind}")
+            if b.kind == SHAPE_FREE:
+                if i < self.obj_hi and self.handles[i] is not None:
+                    self._broken(f"free id {i} keeps the handle {self.handles[i]!r}")
+                continue
+            if i >= self.obj_hi:
+                self._broken(f"id {i} is live but only {self.obj_hi} ids were handed out")
+            live += 1
+            if not (b.box.minx <= b.box.maxx and b.box.miny <= b.box.maxy):
+                self._broken(f"id {i} has the box {b.box}")
+            if b.kind == SHAPE_CIRCLE:
+                circle_bounds(b.circle.x, b.circle.y, b.circle.r, &bounds)
+                if memcmp(&bounds, &b.box, sizeof(Box)) != 0:
+                    self._broken(f"id {i}: circle {b.circle} but box {b.box}")
+        if live != self.n_live:
+            self._broken(f"{live} live ids but n_live is {self.n_live}")
+        freed = bytearray(self.obj_hi)
+        for k in range(self.n_free):
+            i = self.free_ids[k]
+            if not 0 <= i < self.obj_hi or self.live[i] or freed[i]:
+                self._broken(f"free_ids[{k}] = {i} is not a distinct free id")
+            freed[i] = 1
+        return 0
+
+    cdef int _validate_placement(self) except -1:
+        """Where each live object is kept agrees with its body."""
+        return 0
+
+    def _corrupt(self, str what):
+        """Break one invariant on purpose, for the tests of validate(): `what`
+        names it (see _corrupt_placement for each index's own). Never call this
+        on an index you mean to keep using."""
+        cdef Py_ssize_t i
+        if what == "live_flag":
+            for i in range(self.obj_hi):
+                if self.live[i]:
+                    self.live[i] = 0
+                    return
+        elif what == "free_ids" and self.n_free:
+            for i in range(self.obj_hi):
+                if self.live[i]:
+                    self.free_ids[0] = <int32_t>i
+                    return
+        elif self._corrupt_placement(what):
+            return
+        raise ValueError(f"cannot corrupt {what!r} in {self!r}")
+
+    cdef bint _corrupt_placement(self, str what):
+        return False
 
     # -------------------------------------------------------------------- batch
     # Whole arrays in one call: every row is validated before anything changes,
@@ -795,15 +948,17 @@ cdef class SpatialIndex:
             off = offsets
             with nogil:
                 off[0] = 0
+                self.found.n = 0
                 for k in range(m):
                     box_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &q.box)
                     self._prepare_query(&q)
                     self._collect(&q)
-                    if grow_array(<void**>&self.pair_buf, &self.pair_cap, total + self.out_n,
+                    # The pair list's storage holds the ids as they come.
+                    if grow_array(<void**>&self.found.ids, &self.found.cap, total + self.out_n,
                                   sizeof(int32_t)) < 0:
                         failed = 1
                         break
-                    memcpy(self.pair_buf + total, self.out, self.out_n * sizeof(int32_t))
+                    memcpy(self.found.ids + total, self.out, self.out_n * sizeof(int32_t))
                     total += self.out_n
                     off[k + 1] = total
             if failed:
@@ -811,7 +966,7 @@ cdef class SpatialIndex:
             ids = np.empty(total, dtype=np.int32)
             dest = ids
             if total:
-                memcpy(&dest[0], self.pair_buf, total * sizeof(int32_t))
+                memcpy(&dest[0], self.found.ids, total * sizeof(int32_t))
             return offsets, ids
         finally:
             self.busy = False

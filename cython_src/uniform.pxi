@@ -506,15 +506,17 @@ cdef class UniformGrid(SpatialIndex):
     # --------------------------------------------------------------- pairs
 
     cdef int _find_pairs(self) noexcept nogil:
-        """Every overlapping pair once, into pair_buf; -1 if out of memory."""
+        """Every overlapping pair once (every pair tested, if keep_candidates)
+        into `found`; -1 if out of memory."""
         cdef Py_ssize_t bi, li, j
-        cdef int32_t n, u, v, a, c, L
+        cdef int32_t n, u, v, a, c, big
         cdef uint32_t edge
         cdef Entry* e
         cdef Entry* ahead
-        cdef Py_ssize_t cell_pairs = 0, checks = 0, found = 0
+        cdef Py_ssize_t cell_pairs = 0, checks = 0, hits = 0, kept = 0
+        cdef bint touch, keep_all = self.keep_candidates
+        cdef int32_t* pairs
         cdef Query q
-        self.n_pairs = 0
         for bi in range(self.n_buckets):
             n = self.buckets[bi].n
             if n < 2:
@@ -526,6 +528,10 @@ cdef class UniformGrid(SpatialIndex):
                     prefetch(&self.body[ahead[u].obj])
             cell_pairs += (<Py_ssize_t>n * (n - 1)) // 2
             for u in range(n - 1):
+                self.found.n = kept
+                if pair_room(&self.found, n - 1 - u) < 0:
+                    return -1
+                pairs = self.found.ids
                 a = e[u].obj
                 edge = e[u].member & 3
                 for v in range(u + 1, n):
@@ -535,31 +541,185 @@ cdef class UniformGrid(SpatialIndex):
                         continue
                     c = e[v].obj
                     checks += 1
-                    if bodies_touch(&self.body[a], &self.body[c]):
-                        found += 1
-                        if self._emit(a, c) < 0:
-                            return -1
+                    touch = bodies_touch(&self.body[a], &self.body[c])
+                    hits += touch
+                    put_pair(pairs + 2 * kept, a, c)
+                    kept += touch | keep_all
         # Large objects: test each against what shares its cells, and against the
         # large objects after it on the list.
         q.kind = Q_CELLS
         for li in range(self.n_large):
-            L = self.large[li]
-            q.cells = self.range[L]
+            big = self.large[li]
+            q.cells = self.range[big]
             self._collect(&q)
+            self.found.n = kept
+            if pair_room(&self.found, self.out_n) < 0:
+                return -1
+            pairs = self.found.ids
             for j in range(self.out_n):
                 c = self.out[j]
-                if c == L or 0 <= self.large_slot[c] <= li:
+                if c == big or 0 <= self.large_slot[c] <= li:
                     continue
                 cell_pairs += 1
                 checks += 1
-                if bodies_touch(&self.body[L], &self.body[c]):
-                    found += 1
-                    if self._emit(L, c) < 0:
-                        return -1
+                touch = bodies_touch(&self.body[big], &self.body[c])
+                hits += touch
+                put_pair(pairs + 2 * kept, big, c)
+                kept += touch | keep_all
+        self.found.n = kept
         self.broad_phase_pairs = cell_pairs
         self.narrow_phase_checks = checks
-        self.hits = found
+        self.hits = hits
         return 0
+
+    # ------------------------------------------------------------- validation
+
+    cdef int _validate_placement(self) except -1:
+        """Each object's cell range matches its box; each small object's block of
+        memberships names, cell by cell, a bucket slot holding exactly that
+        membership; buckets, the cell table, the large list and every free list
+        account for each other, and every membership belongs to one block."""
+        cdef Py_ssize_t i, k, b, slot, size, blocks, members = 0, large = 0
+        cdef Py_ssize_t entries = 0, active = 0, kept = 0, free_buckets = 0, filled = 0
+        cdef int32_t block, columns, cx, cy
+        cdef uint32_t expected
+        cdef CellRange r
+        cdef Bucket* bucket
+        cdef Entry e
+        cdef bytearray covered = bytearray(self.mem_n), freed
+        if not (self.mem_n <= self.mem_cap <= self.mem_bucket_cap and 0 <= self.n_large <= self.obj_cap):
+            self._broken(f"membership counts: {self.mem_n} used, capacity {self.mem_cap}")
+        for i in range(self.obj_hi):
+            if not self.live[i]:
+                continue
+            if range_of(&self.body[i].box, self.origin_x, self.origin_y, self.cell_size, &r) != INPUT_OK:
+                self._broken(f"id {i}: its box {self.body[i].box} has no cell range")
+            if memcmp(&r, &self.range[i], sizeof(CellRange)) != 0:
+                self._broken(f"id {i} is kept over cells {self.range[i]} but its box covers {r}")
+            if self._is_large_range(&r):
+                if self.mem[i] != -1 or not 0 <= self.large_slot[i] < self.n_large \
+                        or self.large[self.large_slot[i]] != i:
+                    self._broken(f"large id {i}: block {self.mem[i]}, large-list slot {self.large_slot[i]}")
+                large += 1
+                continue
+            columns = r.x1 - r.x0 + 1
+            size = columns * (r.y1 - r.y0 + 1)
+            block = self.mem[i]
+            if self.large_slot[i] != -1 or not 0 <= block <= self.mem_n - size:
+                self._broken(f"id {i}: block {block} of {size} memberships (of {self.mem_n}), "
+                             f"large-list slot {self.large_slot[i]}")
+            for k in range(size):
+                if covered[block + k]:
+                    self._broken(f"membership {block + k} of id {i} also belongs to another block")
+                covered[block + k] = 1
+                cx = r.x0 + <int32_t>(k % columns)
+                cy = r.y0 + <int32_t>(k // columns)
+                b = self.mem_bucket[block + k]
+                slot = self.mem_slot[block + k]
+                if not (0 <= b < self.n_buckets and 0 <= slot < self.buckets[b].n):
+                    self._broken(f"id {i}: membership {block + k} points at slot {slot} of bucket {b}")
+                bucket = &self.buckets[b]
+                if bucket.cx != cx or bucket.cy != cy:
+                    self._broken(f"id {i}: its membership for cell ({cx}, {cy}) is in the bucket "
+                                 f"of cell ({bucket.cx}, {bucket.cy})")
+                e = entries_of(bucket)[slot]
+                expected = member_of(block, <int32_t>k, columns)
+                if e.obj != i or e.member != expected:
+                    self._broken(f"cell ({cx}, {cy}) slot {slot} holds (id {e.obj}, membership "
+                                 f"{e.member >> 2}, edges {e.member & 3}) instead of (id {i}, "
+                                 f"membership {expected >> 2}, edges {expected & 3})")
+            members += size
+        if large != self.n_large:
+            self._broken(f"{large} large objects but the large list holds {self.n_large}")
+        for b in range(self.n_buckets):
+            bucket = &self.buckets[b]
+            if bucket.n == -1:
+                free_buckets += 1
+                continue
+            if not (0 <= bucket.n <= bucket.cap and bucket.cap >= LOCAL_ENTRIES) \
+                    or (bucket.cap > LOCAL_ENTRIES and bucket.heap == NULL):
+                self._broken(f"bucket {b} of cell ({bucket.cx}, {bucket.cy}): {bucket.n} entries, "
+                             f"room for {bucket.cap}")
+            entries += bucket.n
+            active += bucket.n > 0
+            kept += 1
+            if table_find(&self.table, cell_key(bucket.cx, bucket.cy)) != b:
+                self._broken(f"bucket {b} of cell ({bucket.cx}, {bucket.cy}) is not found by its cell")
+        if entries != members:
+            self._broken(f"{entries} bucket entries for {members} memberships")
+        if active != self.n_active:
+            self._broken(f"{active} occupied cells but n_active is {self.n_active}")
+        for k in range(self.table.mask + 1):
+            b = self.table.slots[k].val
+            if b < 0:
+                continue
+            filled += 1
+            if b >= self.n_buckets or self.buckets[b].n < 0 \
+                    or self.table.slots[k].key != cell_key(self.buckets[b].cx, self.buckets[b].cy):
+                self._broken(f"cell table slot {k} maps key {self.table.slots[k].key} to bucket {b}")
+        if filled != kept or filled != self.table.count or 2 * filled > self.table.mask + 1:
+            self._broken(f"the cell table holds {filled} cells (count {self.table.count}, "
+                         f"{self.table.mask + 1} slots) for {kept} buckets in use")
+        freed = bytearray(self.n_buckets)
+        for k in range(self.n_bucket_free):
+            b = self.bucket_free[k]
+            if not 0 <= b < self.n_buckets or self.buckets[b].n != -1 or freed[b]:
+                self._broken(f"bucket_free[{k}] = {b} is not a distinct free bucket")
+            freed[b] = 1
+        if self.n_bucket_free != free_buckets:
+            self._broken(f"{free_buckets} free buckets but {self.n_bucket_free} on the free list")
+        if self.mem_free[0] != -1:
+            self._broken("a free list of empty membership blocks")
+        for size in range(1, self.large_threshold * self.large_threshold + 1):
+            block = self.mem_free[size]
+            while block >= 0:
+                if block > self.mem_n - size:
+                    self._broken(f"free block {block} of {size} memberships ends past {self.mem_n}")
+                for k in range(size):
+                    if covered[block + k]:
+                        self._broken(f"free block {block} of {size} memberships overlaps another block")
+                    covered[block + k] = 1
+                block = self.mem_slot[block]
+        if covered.count(0):
+            self._broken(f"membership {covered.index(0)} belongs to no block, live or free")
+        return 0
+
+    cdef bint _corrupt_placement(self, str what):
+        cdef Py_ssize_t i, b
+        cdef int32_t small = -1
+        for i in range(self.obj_hi):
+            if self.live[i] and self.mem[i] >= 0:
+                small = <int32_t>i
+                break
+        for b in range(self.n_buckets):
+            if self.buckets[b].n > 0:
+                break
+        else:
+            return False
+        if what == "bucket_entry":
+            entries_of(&self.buckets[b])[0].obj += 1
+        elif what == "membership_slot" and small >= 0:
+            self.mem_slot[self.mem[small]] += 1
+        elif what == "cell_record":
+            self.buckets[b].cx += 1
+        elif what == "cell_range" and small >= 0:
+            self.range[small].x1 += 1
+        elif what == "cell_table":
+            table_delete(&self.table, cell_key(self.buckets[b].cx, self.buckets[b].cy))
+        elif what == "active_cells":
+            self.n_active += 1
+        elif what == "large_list" and self.n_large:
+            self.n_large -= 1
+        elif what == "bucket_free_list":
+            self.bucket_free[self.n_bucket_free] = <int32_t>b
+            self.n_bucket_free += 1
+        elif what == "membership_free_list" and small >= 0:
+            i = (self.range[small].x1 - self.range[small].x0 + 1) \
+                * (self.range[small].y1 - self.range[small].y0 + 1)
+            self.mem_free[i] = self.mem[small]
+        else:
+            return False
+        return True
 
     # --------------------------------------------------------------- extras
 

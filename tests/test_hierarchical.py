@@ -171,7 +171,7 @@ def test_a_tiny_first_object_does_not_push_large_ones_out_of_range():
         h.insert(key, bounds)
         oracle.insert(key, bounds)
     assert same_pairs(h.pairs(), oracle.pairs())
-    cells = {key: h.grid.level_of_id(h._ids[key])[0] for key in ("wall", "rock")}
+    cells = {key: h.grid.level_of_id(h.id_of(key))[0] for key in ("wall", "rock")}
     assert cells["wall"] >= 1000 * math.sqrt(2) * (1 - 1e-9) and cells["wall"] < 1e4
     assert set(h.query_range((-1, 60, 2, 10), exact=True)) == {"dust", "wall"}
 
@@ -242,3 +242,16 @@ def test_hierarchical_hash_distribution_check_warns_like_the_uniform_one():
     with pytest.warns(RuntimeWarning, match="max chain: 25"):
         assert h.check_hash_distribution(max_chain=20) == 25
     assert h.check_hash_distribution(max_chain=30) == 25
+
+
+def test_both_indexes_have_one_contract():
+    """The same public methods on both compiled grids and both object-keyed
+    classes, beyond their settings and what describes each one's own cells."""
+    def public(cls):
+        return {name for name in dir(cls) if not name.startswith("_")}
+
+    uniform_only = {"cell_size", "origin_x", "origin_y", "large_threshold",
+                    "cells_of", "cell_of", "is_large", "cell_counts"}
+    hierarchical_only = {"hierarchy_factor", "density", "threads", "level_of_id"}
+    assert public(UniformGrid) - uniform_only == public(HierarchicalGrid) - hierarchical_only
+    assert public(OptimizedSpatialHash) - {"cell_size"} == public(HierarchicalSpatialHash)

@@ -4,7 +4,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from oracle import Oracle, same_pairs
+from oracle import Oracle, ranges_meet, same_pairs
 from spatial_hash import HierarchicalSpatialHash, OptimizedSpatialHash
 
 KEYS = st.integers(0, 11)
@@ -121,8 +121,19 @@ class IndexMachine(RuleBasedStateMachine):
     @invariant()
     def structure_matches(self):
         if hasattr(self, "index"):
+            self.index.grid.validate()
             assert self.index.stats()["objects"] == len(self.oracle) == len(self.index)
             self.check_structure()
+
+    @invariant()
+    def candidates_hold_the_pairs(self):
+        if hasattr(self, "index"):
+            grid = self.index.grid
+            pairs = {tuple(p) for p in grid.pair_ids().tolist()}
+            candidates = [tuple(p) for p in grid.candidate_ids().tolist()]
+            assert all(a < b for a, b in candidates) and len(set(candidates)) == len(candidates)
+            assert pairs <= set(candidates) and len(candidates) == grid.narrow_phase_checks
+            self.check_candidates(set(candidates))
 
 
 class UniformGridMachine(IndexMachine):
@@ -131,6 +142,14 @@ class UniformGridMachine(IndexMachine):
 
     def check_nearby(self, box, nearby, exact):
         assert nearby == set(self.oracle.query_nearby(*box))
+
+    def check_candidates(self, candidates):
+        """Exactly the pairs whose cell ranges meet (a common cell, or a large
+        object's range)."""
+        ids = {self.index.id_of(obj): obj for obj in self.oracle._shapes}
+        expected = {(a, b) for a in ids for b in ids
+                    if a < b and ranges_meet(self.oracle.cells(ids[a]), self.oracle.cells(ids[b]))}
+        assert candidates == expected
 
     def check_structure(self):
         stats = self.index.stats()
@@ -147,6 +166,9 @@ class HierarchicalGridMachine(IndexMachine):
     def check_nearby(self, box, nearby, exact):
         assert exact <= nearby <= set(self.oracle._shapes)
 
+    def check_candidates(self, candidates):
+        pass
+
     def check_structure(self):
         levels = self.index.stats()["levels"]
         assert sum(level["objects"] for level in levels) == len(self.oracle)
@@ -159,7 +181,7 @@ class HierarchicalGridMachine(IndexMachine):
         for obj in self.oracle._shapes:
             box = self.oracle.shape(obj)[0]
             longest = max(box[2] - box[0], box[3] - box[1])
-            cell, _ = self.index.grid.level_of_id(self.index._ids[obj])
+            cell, _ = self.index.grid.level_of_id(self.index.id_of(obj))
             assert cell >= longest * self.factor ** 0.5 * (1 - 1e-9)
 
 

@@ -1,6 +1,7 @@
 """Two threads on one index: whatever the interleaving, a call that meets another
 thread's call inside the index raises RuntimeError; the index is never broken
-(no id handed out twice, len() equal to the live ids, pairs equal to brute force)."""
+(no id handed out twice, len() equal to the live ids, validate() passing, pairs
+equal to brute force)."""
 import sys
 import threading
 
@@ -39,6 +40,9 @@ def test_a_busy_index_refuses_and_stays_whole(make):
                     ids = retry(lambda: grid.insert_rects(rects), batch_refused)
                     retry(lambda: grid.update_rects(ids, rects + [1.0, 0.0, 0.0, 0.0]), batch_refused)
                     retry(grid.pair_ids, batch_refused)
+                    retry(grid.candidate_ids, batch_refused)
+                    retry(grid.validate, batch_refused)
+                    retry(lambda: grid.copy_into(make()), batch_refused)
                     retry(lambda: grid.query_rects(rects[:500], True), batch_refused)
                     retry(lambda: grid.remove_many(ids), batch_refused)
             except Exception as error:      # anything but the guard's refusal is a failure
@@ -71,6 +75,7 @@ def test_a_busy_index_refuses_and_stays_whole(make):
     finally:
         sys.setswitchinterval(switch_interval)
     assert problems == []
+    grid.validate()
     assert single_refused, "the single calls never met a batch in progress"
     live = list(grid.ids())
     assert len(grid) == len(live) == len(singles) and sorted(live) == sorted(singles)

@@ -1,0 +1,69 @@
+"""validate() passes on every index the other tests build (the state machines
+call it after each step) and fails on each kind of planted corruption."""
+import numpy as np
+import pytest
+
+from spatial_hash import HierarchicalGrid, UniformGrid
+
+UNIFORM_CORRUPTIONS = {
+    "live_flag": "live flag", "free_ids": "free_ids[0]",
+    "bucket_entry": "holds (id", "membership_slot": "instead of (id",
+    "cell_record": "is in the bucket of cell", "cell_range": "is kept over cells",
+    "cell_table": "is not found by its cell", "active_cells": "occupied cells but n_active",
+    "large_list": "large", "bucket_free_list": "is not a distinct free bucket",
+    "membership_free_list": "overlaps another block",
+}
+HIERARCHICAL_CORRUPTIONS = {
+    "live_flag": "live flag", "free_ids": "free_ids[0]",
+    "level_members": "member 0 is id", "member_slot": "member 0 is id",
+    "cell_of": "lists id", "cell_list": "lists id", "occupied": "occupied bit",
+    "level_count": "members", "level_order": "ascending order",
+    "reach": "does not fit the cells", "level_cell": "exponent",
+}
+
+
+def populated(grid):
+    """Boxes of several sizes and discs, one object large enough for the uniform
+    grid's large list, and some removed (free ids, free buckets and blocks)."""
+    rng = np.random.default_rng(5)
+    rects = np.c_[rng.uniform(-300, 300, (200, 2)), rng.uniform(0, 40, (200, 2))]
+    ids = grid.insert_rects(rects)
+    grid.insert_circles(rng.uniform(-300, 300, (40, 2)), rng.uniform(0, 12, 40))
+    grid.insert_rect(-100, -100, 500, 500)
+    grid.remove_many(ids[::9])
+    grid.update_rects(ids[1::9], rects[1::9] + 37.0)
+    grid.validate()
+    return grid
+
+
+@pytest.mark.parametrize("kind", sorted(UNIFORM_CORRUPTIONS))
+def test_each_uniform_corruption_is_caught(kind):
+    grid = populated(UniformGrid(16.0, large_threshold=4))
+    grid._corrupt(kind)
+    with pytest.raises(AssertionError, match="UniformGrid invariant broken") as caught:
+        grid.validate()
+    assert UNIFORM_CORRUPTIONS[kind] in str(caught.value)
+
+
+@pytest.mark.parametrize("kind", sorted(HIERARCHICAL_CORRUPTIONS))
+def test_each_hierarchical_corruption_is_caught(kind):
+    grid = populated(HierarchicalGrid())
+    grid._corrupt(kind)
+    with pytest.raises(AssertionError, match="HierarchicalGrid invariant broken") as caught:
+        grid.validate()
+    assert HIERARCHICAL_CORRUPTIONS[kind] in str(caught.value)
+
+
+def test_validate_holds_through_clear_and_reuse():
+    for grid in (UniformGrid(4.0, large_threshold=2), HierarchicalGrid(threads=2)):
+        populated(grid)
+        grid.clear()
+        grid.validate()
+        populated(grid)
+        grid.pair_ids()
+        grid.validate()
+
+
+def test_unknown_corruption_is_refused():
+    with pytest.raises(ValueError, match="cannot corrupt 'nothing'"):
+        UniformGrid()._corrupt("nothing")
