@@ -12,7 +12,7 @@ import pytest
 
 import spatial_hash
 from oracle import Oracle, same_pairs
-from spatial_hash.node import MONITORS, MonitorSet, NodeBridge, SpatialHashNode
+from spatial_hash.node import MONITORS, MonitorSet, NodeBridge, SceneTreeObjects, SpatialHashNode
 
 
 class Vector2:
@@ -219,6 +219,18 @@ def test_debug_geometry_and_overlay():
     assert "3 objects" in node.overlay_text()
 
 
+def test_debug_candidates_are_the_index_own_for_both_kinds():
+    for hierarchical in (False, True):
+        node, _ = new_node(cell_size=10.0, hierarchical=hierarchical)
+        for k in range(30):
+            node.insert(k, (k * 3.0, (k % 3) * 2.0), (4, 4))
+        lines = node.debug_geometry((0, 0, 100, 30))["candidates"]
+        boxes = {k: node.grid.bounds(k) for k in range(30)}
+        center = {k: (b[0] + b[2] / 2, b[1] + b[3] / 2) for k, b in boxes.items()}
+        expected = [(center[a], center[b]) for a, b in node.grid.candidate_ids().tolist()]
+        assert lines == expected and len(lines) >= len(node.get_collision_pairs()) > 0
+
+
 # -------------------------------------------------------------- bad input
 
 BAD_CALLS = [
@@ -239,8 +251,8 @@ BAD_CALLS = [
     ("is_colliding", (GodotObject(4321), 1), "a GodotObject(4321) is not in this spatial hash"),
     ("insert", (1, (0, 0), (-1, 1)), "-1"),
     ("insert", (1, (0, 0)), "takes 3 arguments, got 2"),
-    ("insert", (None, (0, 0), (1, 1)), "None"),
-    ("insert", ("player", (0, 0), (1, 1)), "'player'"),
+    ("insert", (None, (0, 0), (1, 1)), "obj must be an int or a Node, got None"),
+    ("insert", ("player", (0, 0), (1, 1)), "obj must be an int or a Node, got 'player'"),
     ("insert", (1, "here", (1, 1)), "'here'"),
     ("insert", (1, (0, 0), (math.inf, 1)), "inf"),
     ("insert_circle", (1, (0, 0), "big"), "'big'"),
@@ -324,7 +336,12 @@ def test_index_settings_rebuild_and_a_cell_size_too_small_for_the_objects_is_ref
     node, errors = new_node(cell_size=16.0)
     node.insert(1, (1e9, 0), (3, 3))
     node.insert(2, (1e9 + 1, 1), (3, 3))
+    batch = node.insert_batch([(0, 0), (5, 5), (9, 9)], [(2, 2)] * 3).tolist()
+    node.remove_batch([batch[1]])
+    kept = {i: node.grid.bounds(i) for i in node.grid.ids()}
     assert node.set_setting("hierarchical", True) and node.get_stats()["index"] == "hierarchical"
+    assert {i: node.grid.bounds(i) for i in node.grid.ids()} == kept and node.get_id(2) == 1
+    node.grid.validate()
     assert node.set_setting("hierarchical", False) and node.set_setting("cell_size", 7)
     assert node.grid.cell_size == 7.0 and node.setting("cell_size") == 7.0
     before = state(node)
@@ -422,6 +439,16 @@ class TreeNode(GodotObject):
     def __init__(self, instance_id):
         super().__init__(instance_id)
         self.freed = False
+        self.name = f"Node{instance_id}"
+
+    def is_inside_tree(self):
+        return not self.freed
+
+    def get_class(self):
+        return "Node2D"
+
+    def get_path(self):
+        return f"/root/{self.name}"
 
     def get_instance_id(self):
         if self.freed:
@@ -429,21 +456,21 @@ class TreeNode(GodotObject):
         return self.instance_id
 
 
-class TreeObjects:
-    """A watcher like the engine scripts': tree_exiting calls node.forget."""
+class TreeObjects(SceneTreeObjects):
+    """The engine scripts' watcher, its signal a dict: tree_exiting calls node.forget."""
+
+    node_class = TreeNode
 
     def __init__(self):
+        super().__init__(owner=None)
         self.watched = {}
 
-    def watch(self, obj, instance_id):
+    def connect_exit(self, obj, instance_id):
         self.watched[instance_id] = obj
         return instance_id
 
     def unwatch(self, obj, token):
         del self.watched[token]
-
-    def describe(self, value):
-        return repr(value)
 
     def free(self, node, obj):
         if obj.instance_id in self.watched:      # tree_exiting
@@ -479,7 +506,7 @@ def test_a_freed_node_leaves_the_index_and_is_never_handed_back(hierarchical):
 
 def test_a_refused_object_leaves_nothing_behind():
     class Refusing(TreeObjects):
-        def watch(self, obj, instance_id):
+        def watch(self, obj, key):
             raise TypeError(f"obj must be an int or a Node inside the scene tree, got {obj!r}")
 
     errors = []

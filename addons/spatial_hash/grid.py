@@ -8,6 +8,7 @@ with .position/.size (Godot Rect2). Boxes are closed: touching counts as overlap
 import warnings
 
 from spatial_hash._core import HierarchicalGrid, UniformGrid, read_rect, read_vec2
+from spatial_hash.registry import ObjectRegistry
 
 
 class _ObjectIndex:
@@ -16,7 +17,7 @@ class _ObjectIndex:
 
     def __init__(self, grid):
         self._grid = grid
-        self._ids = {}
+        self._objects = ObjectRegistry()
 
     @property
     def grid(self):
@@ -24,35 +25,31 @@ class _ObjectIndex:
         return self._grid
 
     def __len__(self):
-        return len(self._ids)
+        return len(self._objects)
 
     def __contains__(self, obj):
-        return obj in self._ids
+        return self._objects.id_of(obj) is not None
 
     def __iter__(self):
-        return iter(list(self._ids))
+        return iter(self._objects)
+
+    def id_of(self, obj):
+        """The id of obj in `grid` (for its batch methods); KeyError if absent."""
+        return self._objects.require(obj)
 
     def _put_rect(self, obj, x, y, width, height):
-        object_id = self._ids.get(obj)
+        object_id = self._objects.id_of(obj)
         if object_id is None:
-            self._ids[obj] = self._grid.insert_rect(x, y, width, height, obj)
+            self._objects.add(obj, lambda: self._grid.insert_rect(x, y, width, height, obj))
         else:
             self._grid.update_rect(object_id, x, y, width, height)
-
-    def _id_of(self, obj):
-        try:
-            return self._ids[obj]
-        except KeyError:
-            raise KeyError(f"{obj!r} is not in this spatial hash") from None
-        except TypeError:
-            raise TypeError(f"objects must be hashable, got {obj!r}") from None
 
     def insert_circle(self, obj, center, radius):
         """Add (or move) a disc; the pair pass and exact queries use the circle."""
         x, y = read_vec2(center, "center")
-        object_id = self._ids.get(obj)
+        object_id = self._objects.id_of(obj)
         if object_id is None:
-            self._ids[obj] = self._grid.insert_circle(x, y, radius, obj)
+            self._objects.add(obj, lambda: self._grid.insert_circle(x, y, radius, obj))
         else:
             self._grid.update_circle(object_id, x, y, radius)
 
@@ -60,18 +57,18 @@ class _ObjectIndex:
         """Remove an object; False if it was not there. Extra arguments (the GDScript original's
         pos and size) are accepted and ignored: the hash tracks each object's cells."""
         try:
-            object_id = self._ids.pop(obj)
-        except (KeyError, TypeError):
+            object_id = self._objects.drop(obj)
+        except TypeError:
             return False
-        return self._grid.remove(object_id)
+        return object_id is not None and self._grid.remove(object_id)
 
     def clear(self):
         self._grid.clear()
-        self._ids.clear()
+        self._objects.clear()
 
     def bounds(self, obj):
         """(x, y, width, height) stored for an object."""
-        return self._grid.bounds(self._id_of(obj))
+        return self._grid.bounds(self.id_of(obj))
 
     def query_nearby(self, pos, size=(0.0, 0.0)):
         """Every object sharing a cell with the box at pos of the given size: the
@@ -108,7 +105,7 @@ class _ObjectIndex:
 
     def is_colliding(self, a, b):
         """Do a and b overlap right now? Agrees with pairs()."""
-        return self._grid.is_colliding(self._id_of(a), self._id_of(b))
+        return self._grid.is_colliding(self._objects.require(a, "a"), self._objects.require(b, "b"))
 
     def stats(self):
         """Occupancy and the counters of the last pairs() call (see UniformGrid.stats)."""
@@ -157,7 +154,7 @@ class _BoundsIndex(_ObjectIndex):
 
     def update(self, obj, new_bounds):
         x, y, w, h = read_rect(new_bounds, "new_bounds")
-        self._grid.update_rect(self._id_of(obj), x, y, w, h)
+        self._grid.update_rect(self.id_of(obj), x, y, w, h)
 
 
 class OptimizedSpatialHash(_BoundsIndex):

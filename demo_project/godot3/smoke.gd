@@ -59,6 +59,9 @@ func _process(delta):
 	for i in N:
 		var p = positions[i] + velocities[i] * delta
 		positions[i] = Vector2(fposmod(p.x, WORLD.x), fposmod(p.y, WORLD.y))
+	if frame == FRAMES / 2:     # the batch ids carry over; the brute force goes on checking
+		hash_node.hierarchical = true
+		hash_node.debug_draw = true
 	_check(hash_node.update_batch(ids, positions, sizes), "update_batch")
 	var pairs = hash_node.get_collision_pairs_packed()
 	var expected = {}
@@ -185,9 +188,19 @@ func _probe_properties():
 	_check(hash_node.get_last_error().find("cell_size") >= 0, hash_node.get_last_error())
 	hash_node.get_stats()
 	_check(hash_node.get_last_error() == "", "reported once")
+	var keeper = _child("Keeper", Vector2(-80, -80))
+	hash_node.insert(keeper, keeper.position, Vector2(2, 2))
+	var id_before = hash_node.get_id(keeper)
+	var pairs_before = hash_node.get_collision_pairs_packed()
 	hash_node.hierarchical = true
 	_check(hash_node.get_stats()["index"] == "hierarchical", "hierarchical at run time")
+	hash_node.cell_size = 17.0
 	hash_node.hierarchical = false
+	_check(hash_node.get_stats()["index"] == "uniform" and hash_node.cell_size == 17.0, "back to uniform")
+	_check(hash_node.get_collision_pairs_packed().size() == pairs_before.size(), "the rebuilt index keeps every pair")
+	_check(hash_node.get_id(keeper) == id_before, "an inserted node keeps its id")
+	_check(hash_node.remove(keeper), "and is still there to remove")
+	keeper.free()
 	hash_node.overlay = true
 	hash_node.debug_draw = true
 	hash_node.debug_draw = false

@@ -5,7 +5,6 @@ import numpy as np
 
 from spatial_hash.bench import scenes
 from spatial_hash._core import UniformGrid
-from spatial_hash.node import candidate_pairs
 
 
 def draw(path, n=300, seed=3):
@@ -21,7 +20,7 @@ def draw(path, n=300, seed=3):
     hits = grid.pair_ids()
     colliding = np.zeros(n, bool)
     colliding[ids.searchsorted(hits.ravel())] = True
-    candidates = candidate_pairs(grid, ids)
+    candidates = grid.candidate_ids().tolist()
     w, h = scene.world
 
     fig, ax = plt.subplots(figsize=(9, 9 * h / w))

@@ -19,12 +19,11 @@ leaves the tree. Batch calls work on the index's own integer ids.
 """
 from spatial_hash.node.bridge import GDSCRIPT_METHODS, PACKED_RESULTS, NodeBridge
 from spatial_hash.node.calls import report_to_stderr
-from spatial_hash.node.debug import candidate_pairs
 from spatial_hash.node.monitors import MONITORS, MonitorSet
-from spatial_hash.node.objects import PlainObjects, SceneTreeObjects
+from spatial_hash.node.objects import SceneTreeObjects
 from spatial_hash.node.settings import INDEX_SETTINGS, SETTINGS
 from spatial_hash.node.spatial_hash_node import SpatialHashNode
 
 __all__ = ["GDSCRIPT_METHODS", "INDEX_SETTINGS", "MONITORS", "PACKED_RESULTS", "SETTINGS",
-           "MonitorSet", "NodeBridge", "PlainObjects", "SceneTreeObjects", "SpatialHashNode",
-           "candidate_pairs", "report_to_stderr"]
+           "MonitorSet", "NodeBridge", "SceneTreeObjects", "SpatialHashNode",
+           "report_to_stderr"]

@@ -12,22 +12,6 @@ FREE_COLOR = (0.6, 0.76, 0.74, 1.0)
 COLLIDING_COLOR = (0.89, 0.34, 0.18, 1.0)
 
 
-def candidate_pairs(grid, ids):
-    """Pairs of objects that share at least one cell: what the narrow phase sees."""
-    members = {}
-    for i in ids:
-        x0, y0, x1, y1 = grid.cells_of(int(i))
-        for cx in range(x0, x1 + 1):
-            for cy in range(y0, y1 + 1):
-                members.setdefault((cx, cy), []).append(int(i))
-    pairs = set()
-    for objs in members.values():
-        for a in range(len(objs)):
-            for b in range(a + 1, len(objs)):
-                pairs.add((min(objs[a], objs[b]), max(objs[a], objs[b])))
-    return sorted(pairs)
-
-
 def grid_lines(grid, view):
     """Cell borders crossing the view rect (x, y, w, h) as ((x0, y0), (x1, y1))
     segments; none for the hierarchical grid or when the cells are too small
@@ -46,15 +30,15 @@ def grid_lines(grid, view):
 
 def debug_geometry(grid, view, candidates=True):
     """What the node draws: grid lines, boxes of the objects (colliding or not)
-    and, if asked, candidate pairs (objects sharing a cell) as center-to-center
-    lines."""
+    and, if asked, the pairs the broad phase hands to the narrow phase as
+    center-to-center lines."""
     ids = grid.ids()
     boxes = [grid.bounds(i) for i in ids]
     colliding = set(grid.pair_ids().ravel().tolist())
     lines = []
-    if candidates and isinstance(grid, UniformGrid) and len(ids) <= MAX_CANDIDATE_LINES_OBJECTS:
+    if candidates and len(ids) <= MAX_CANDIDATE_LINES_OBJECTS:
         center = {i: (b[0] + b[2] / 2, b[1] + b[3] / 2) for i, b in zip(ids, boxes)}
-        lines = [(center[a], center[b]) for a, b in candidate_pairs(grid, ids)]
+        lines = [(center[a], center[b]) for a, b in grid.candidate_ids().tolist()]
     return {"grid": grid_lines(grid, view), "candidates": lines,
             "boxes": [(b, i in colliding) for i, b in zip(ids, boxes)]}
 

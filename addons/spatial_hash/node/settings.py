@@ -44,23 +44,7 @@ def make_grid(cell_size, large_object_threshold, hierarchical):
 
 def regrid(grid, settings):
     """A new index with `settings` holding every object of `grid` under the same
-    id (batch ids are the caller's); ValueError if they do not fit there. Ids
-    are handed out in order, so the holes are filled by placeholders removed
-    afterwards."""
+    id; ValueError if they do not fit there."""
     new = make_grid(*(settings[k] for k in INDEX_SETTINGS))
-    live = set(grid.ids())
-    top = max(live, default=-1)
-    for object_id in range(top + 1):
-        if object_id not in live:
-            new.insert_rect(0.0, 0.0, 0.0, 0.0)
-            continue
-        circle = grid.circle_of(object_id)
-        handle = grid.handle(object_id)
-        if circle:
-            new.insert_circle(*circle, handle)
-        else:
-            new.insert_rect(*grid.bounds(object_id), handle)
-    for object_id in range(top + 1):
-        if object_id not in live:
-            new.remove(object_id)
+    grid.copy_into(new)
     return new

@@ -4,8 +4,9 @@ from spatial_hash.node import debug
 from spatial_hash.node.arguments import (finite, flag, int_ids, read_bounds, read_point,
                                          read_size, rect_rows)
 from spatial_hash.node.calls import gdcall, report_to_stderr, timed
-from spatial_hash.node.objects import ObjectRegistry
+from spatial_hash.node.objects import instance_key, object_key
 from spatial_hash.node.settings import INDEX_SETTINGS, SETTINGS, check_setting, make_grid, regrid
+from spatial_hash.registry import ObjectRegistry
 
 
 class SpatialHashNode:
@@ -15,7 +16,7 @@ class SpatialHashNode:
     def __init__(self, cell_size=64.0, large_threshold=4, hierarchical=False,
                  report=report_to_stderr, objects=None):
         self._report = report
-        self._objects = ObjectRegistry(objects)
+        self._objects = ObjectRegistry(object_key, objects)
         self.last_error = ""
         self.last_query_ms = 0.0
         self.last_update_ms = 0.0
@@ -67,7 +68,7 @@ class SpatialHashNode:
         """An inserted node is leaving the tree (and may be freed): drop it now,
         so that no query or pair list can hand it back. Called by the engine
         scripts from the node's tree_exiting signal."""
-        object_id = self._objects.drop_instance(instance_id)
+        object_id = self._objects.drop_key(instance_key(instance_id))
         if object_id is not None:
             self._grid.remove(object_id)
 
@@ -107,7 +108,7 @@ class SpatialHashNode:
     @gdcall(False)
     def remove(self, obj):
         """False (and no error) if obj was not there."""
-        object_id = self._objects.drop_object(obj)
+        object_id = self._objects.drop(obj)
         return object_id is not None and self._grid.remove(object_id)
 
     @gdcall(False)
