@@ -154,7 +154,7 @@ class _BoundsIndex(_ObjectIndex):
 
     def update(self, obj, new_bounds):
         x, y, w, h = read_rect(new_bounds, "new_bounds")
-        self._grid.update_rect(self.id_of(obj), x, y, w, h)
+        self._grid.update_rect(self._objects.require(obj), x, y, w, h)
 
 
 class OptimizedSpatialHash(_BoundsIndex):

@@ -31,7 +31,8 @@ class ObjectRegistry:
 
     def id_of(self, obj, name="obj"):
         """The id of obj, or None if it is not here."""
-        key = self.key_of(obj, name)
+        key = obj if self._key is None else self._key(obj, name)   # key_of, inlined: every call
+                                                                    # of the object API comes here
         try:
             return self._ids.get(key)
         except TypeError:
@@ -39,11 +40,14 @@ class ObjectRegistry:
 
     def require(self, obj, name="obj"):
         """The id of obj; KeyError naming it if it is not here."""
-        object_id = self.id_of(obj, name)
-        if object_id is None:
+        key = obj if self._key is None else self._key(obj, name)
+        try:
+            return self._ids[key]
+        except KeyError:
             described = self._watcher.describe(obj) if self._watcher else repr(obj)
-            raise KeyError(f"{name} {described} is not in this spatial hash")
-        return object_id
+            raise KeyError(f"{name} {described} is not in this spatial hash") from None
+        except TypeError:
+            raise TypeError(f"{name} must be hashable, got {obj!r}") from None
 
     def add(self, obj, insert):
         """Place obj, which is not here yet, with insert() -> id, watching it
