@@ -65,6 +65,12 @@ cdef enum:
     COVER_BITS_PER_OBJECT = 512   # sparse enough that wrapping seldom aliases
     COVER_CHECKS = 16             # a finer object over more sub-cells skips the filter
     COVER_MAX_BITS = 12           # at most 4096 x 4096 sub-cells (2 MB) per level
+    # Fewer objects than this in a loop and it runs on one thread: waking another
+    # costs more than it would take over.
+    PARALLEL_WORK = 16384
+    # Rows are handed out this many at a time, to whichever thread is running:
+    # a thread the system has not scheduled yet leaves its share to the others.
+    PARALLEL_CHUNK = 2048
 
 
 cdef inline Py_ssize_t occupancy_words(int32_t wbits) noexcept nogil:
@@ -219,6 +225,10 @@ cdef class HierarchicalGrid(SpatialIndex):
         return (f"HierarchicalGrid(hierarchy_factor={self.hierarchy_factor!r}, "
                 f"density={self.density!r}, threads={self.threads}) with {self.n_live} objects in "
                 f"{sum(1 for k in range(self.n_levels) if self.levels[k].n)} levels")
+
+    cdef inline bint _serial(self, Py_ssize_t work) noexcept nogil:
+        """Does a loop over `work` objects run on this thread alone?"""
+        return self.threads == 1 or work < PARALLEL_WORK
 
     # ------------------------------------------------------------- levels
 
@@ -464,11 +474,11 @@ cdef class HierarchicalGrid(SpatialIndex):
         cdef Body b
         if grow_array(<void**>&self.new_cell, &self.new_cell_cap, n, sizeof(int32_t)) < 0:
             return -1
-        if self.threads == 1:
+        if self._serial(n):
             for k in range(n):
                 self.new_cell[k] = self._settle_row(<int32_t>ids[k], &r, k)
         else:
-            for k in prange(n, num_threads=self.threads, schedule="static"):
+            for k in prange(n, num_threads=self.threads, schedule="dynamic", chunksize=PARALLEL_CHUNK):
                 self.new_cell[k] = self._settle_row(<int32_t>ids[k], &r, k)
         for k in range(n):
             if k + MOVE_LOOKAHEAD < n and self.new_cell[k + MOVE_LOOKAHEAD] >= 0:
@@ -609,13 +619,13 @@ cdef class HierarchicalGrid(SpatialIndex):
                     a = self.next[a]
         L.word_rank[occupancy_words(L.wbits)] = <uint32_t>count
         L.cell_start[count] = <int32_t>k
-        if self.threads == 1:
+        if self._serial(L.n):
             for k in range(L.n):
                 if k + PACK_LOOKAHEAD < L.n:
                     prefetch(&self.body[L.packed_id[k + PACK_LOOKAHEAD]])
                 shape_of(&self.body[L.packed_id[k]], &L.packed[k])
         else:
-            for k in prange(L.n, num_threads=self.threads, schedule="static"):
+            for k in prange(L.n, num_threads=self.threads, schedule="dynamic", chunksize=PARALLEL_CHUNK):
                 if k + PACK_LOOKAHEAD < L.n:
                     prefetch(&self.body[L.packed_id[k + PACK_LOOKAHEAD]])
                 shape_of(&self.body[L.packed_id[k]], &L.packed[k])
@@ -695,7 +705,7 @@ cdef class HierarchicalGrid(SpatialIndex):
                 chunk.w0 = words * k // pieces
                 chunk.w1 = words * (k + 1) // pieces
                 n_chunks += 1
-        if self.threads == 1:
+        if self._serial(self.n_live):
             for k in range(n_chunks):
                 self._chunk_pairs(&self.chunks[k])
         else:
