@@ -527,7 +527,7 @@ cdef class HierarchicalGrid(SpatialIndex):
         cdef Py_ssize_t r, k
         cdef const Level* L
         cdef Box reach = q.box, lead
-        cdef double c, x0, y0, x1, y1, W, ylo, yhi
+        cdef double c, x0, y0, x1, y1, W
         cdef int64_t cx, cy, cy0, cy1
         cdef bint scan
         self.out_n = 0
@@ -564,16 +564,11 @@ cdef class HierarchicalGrid(SpatialIndex):
                 lead.minx -= c
                 lead.miny -= c
                 for cx in range(<int64_t>x0, <int64_t>x1 + 1):
-                    if not swept_rows(&lead, q.dx, q.dy, cx * c, (cx + 1) * c, &ylo, &yhi):
-                        continue
-                    ylo = floor(ylo * L.inv)
-                    yhi = floor(yhi * L.inv)
-                    cy0 = <int64_t>y0 if ylo < y0 else <int64_t>ylo
-                    cy1 = <int64_t>y1 if yhi > y1 else <int64_t>yhi
-                    if cy1 - cy0 >= <int64_t>W:
-                        cy1 = cy0 + <int64_t>W - 1
-                    for cy in range(cy0, cy1 + 1):
-                        self._visit(q, L, cx, cy)
+                    # Within y0 .. y1, which spans under W rows: no table cell twice.
+                    if swept_column_rows(&lead, q.dx, q.dy, cx * c, (cx + 1) * c, 0.0, L.inv,
+                                         False, <int64_t>y0, <int64_t>y1, &cy0, &cy1):
+                        for cy in range(cy0, cy1 + 1):
+                            self._visit(q, L, cx, cy)
             else:
                 for cy in range(<int64_t>y0, <int64_t>y1 + 1):
                     for cx in range(<int64_t>x0, <int64_t>x1 + 1):

@@ -463,22 +463,20 @@ cdef class UniformGrid(SpatialIndex):
                 if b >= 0:
                     self._visit_first_meetings(q, b, (cx != r.x0) | ((cy != r.y0) << 1))
 
-    cdef void _walk_swept_cells(self, const Query* q, uint32_t s) noexcept nogil:
+    cdef void _walk_swept_cells(self, const Query* q, uint32_t stamp) noexcept nogil:
         # Each column of cells meets the swept box during a window of time, and
         # within it the box's y extent is an interval: every touched cell is visited.
-        cdef const CellRange* r = &q.cells
-        cdef double S = self.cell_size, xa, ylo, yhi
-        cdef int32_t cx, cy, cy0, cy1
-        for cx in range(r.x0, r.x1 + 1):
-            xa = self.origin_x + cx * S
-            if not swept_rows(&q.box, q.dx, q.dy, xa, xa + S, &ylo, &yhi):
-                continue
-            ylo = floor((ylo - self.origin_y) / S)
-            yhi = floor((yhi - self.origin_y) / S)
-            cy0 = r.y0 if ylo < r.y0 else <int32_t>ylo
-            cy1 = r.y1 if yhi > r.y1 else <int32_t>yhi
-            for cy in range(cy0, cy1 + 1):
-                self._visit_cell(q, cx, cy, s)
+        cdef const CellRange* cells = &q.cells
+        cdef double cell = self.cell_size, column_x
+        cdef int32_t cx
+        cdef int64_t cy, first_row, last_row
+        for cx in range(cells.x0, cells.x1 + 1):
+            column_x = self.origin_x + cx * cell
+            if swept_column_rows(&q.box, q.dx, q.dy, column_x, column_x + cell,
+                                 self.origin_y, cell, True, cells.y0, cells.y1,
+                                 &first_row, &last_row):
+                for cy in range(first_row, last_row + 1):
+                    self._visit_cell(q, cx, <int32_t>cy, stamp)
 
     cdef void _collect(self, const Query* q) noexcept nogil:
         """Fill `out` with the ids the query selects (out has room for every object)."""
