@@ -556,7 +556,7 @@ cdef class HierarchicalGrid(SpatialIndex):
                 x1 = x0 + W - 1.0
             if y1 - y0 >= W:
                 y1 = y0 + W - 1.0
-            if scan or (x1 - x0 + 1.0) * (y1 - y0 + 1.0) > <double>L.n:
+            if scan or scan_beats_visit(x1 - x0 + 1.0, y1 - y0 + 1.0, L.n):
                 for k in range(L.n):
                     self._take(q, L.members[k])
             elif q.kind == Q_SWEPT:

@@ -19,6 +19,13 @@ ctypedef struct Query:
     CellRange cells     # filled by the index's _prepare_query
 
 
+cdef inline bint scan_beats_visit(double columns, double rows, Py_ssize_t objects) noexcept nogil:
+    """Should a query over columns x rows cells test every object instead? Yes
+    once the cells outnumber the objects: the scan then makes fewer steps than
+    the cell lookups would."""
+    return columns * rows > <double>objects
+
+
 # How many objects ahead of the current one a batch move prefetches.
 cdef enum:
     MOVE_LOOKAHEAD = 8

@@ -481,17 +481,15 @@ cdef class UniformGrid(SpatialIndex):
     cdef void _collect(self, const Query* q) noexcept nogil:
         """Fill `out` with the ids the query selects (out has room for every object)."""
         cdef const CellRange* r = &q.cells
-        cdef double n_cells = (<double>r.x1 - r.x0 + 1.0) * (<double>r.y1 - r.y0 + 1.0)
-        cdef int32_t cx, cy, i
+        cdef int32_t i
         cdef Py_ssize_t j
         self.out_n = 0
-        if n_cells <= self.n_live:
+        if not scan_beats_visit(<double>r.x1 - r.x0 + 1.0, <double>r.y1 - r.y0 + 1.0, self.n_live):
             if q.kind == Q_SWEPT:
                 self._walk_swept_cells(q, self._next_stamp())
             else:
                 self._visit_rectangle(q)
         else:
-            # The query covers more cells than there are objects: scanning is cheaper.
             for i in range(<int32_t>self.obj_hi):
                 if self.body[i].kind != SHAPE_FREE and self.large_slot[i] < 0 \
                         and ranges_meet(&self.range[i], r):
