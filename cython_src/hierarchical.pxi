@@ -376,21 +376,13 @@ cdef class HierarchicalGrid(SpatialIndex):
     # ------------------------------------------------------------- the hooks
 
     cdef int _grow_objects(self, Py_ssize_t old_cap, Py_ssize_t new_cap) noexcept nogil:
-        cdef Py_ssize_t c
-        c = old_cap
-        if grow_array(<void**>&self.level_of, &c, new_cap, sizeof(int32_t)) < 0:
+        if grow_to(<void**>&self.level_of, old_cap, new_cap, sizeof(int32_t)) < 0 \
+                or grow_to(<void**>&self.cell_of, old_cap, new_cap, sizeof(int32_t)) < 0 \
+                or grow_to(<void**>&self.next, old_cap, new_cap, sizeof(int32_t)) < 0 \
+                or grow_to(<void**>&self.prev, old_cap, new_cap, sizeof(int32_t)) < 0 \
+                or grow_to(<void**>&self.slot, old_cap, new_cap, sizeof(int32_t)) < 0:
             return -1
-        c = old_cap
-        if grow_array(<void**>&self.cell_of, &c, new_cap, sizeof(int32_t)) < 0:
-            return -1
-        c = old_cap
-        if grow_array(<void**>&self.next, &c, new_cap, sizeof(int32_t)) < 0:
-            return -1
-        c = old_cap
-        if grow_array(<void**>&self.prev, &c, new_cap, sizeof(int32_t)) < 0:
-            return -1
-        c = old_cap
-        return grow_array(<void**>&self.slot, &c, new_cap, sizeof(int32_t))
+        return 0
 
     cdef int _check_placement(self, const Box* b) noexcept nogil:
         if self._need(b) > LARGEST_CELL or farthest(b) > FARTHEST:

@@ -50,6 +50,12 @@ cdef int grow_array(void** ptr, Py_ssize_t* cap, Py_ssize_t need, size_t item) n
     return 0
 
 
+cdef inline int grow_to(void** ptr, Py_ssize_t old_cap, Py_ssize_t new_cap, size_t item) noexcept nogil:
+    """grow_array for one of several arrays sharing a capacity, which the caller
+    moves only once all of them have grown; -1 if out of memory."""
+    return grow_array(ptr, &old_cap, new_cap, item)
+
+
 cdef bint rows_within(const double* values, Py_ssize_t rows, Py_ssize_t width,
                       double bound) noexcept nogil:
     """Are all numbers of a batch within +-bound, with the size columns (2 and 3
@@ -212,8 +218,7 @@ cdef class SpatialIndex:
         return 0
 
     cdef int _reserve_objects(self, Py_ssize_t need) noexcept nogil:
-        cdef Py_ssize_t cap = self.obj_cap, new_cap, c
-        cdef bint ok
+        cdef Py_ssize_t cap = self.obj_cap, new_cap
         if need <= cap:
             return 0
         if need > 2147483647:
@@ -222,15 +227,12 @@ cdef class SpatialIndex:
         if new_cap < 64:
             new_cap = 64
         # Every array grows to new_cap; obj_cap moves only once all of them have.
-        c = cap; ok = grow_array(<void**>&self.body, &c, new_cap, sizeof(Body)) == 0
-        c = cap; ok = ok and grow_array(<void**>&self.stamp, &c, new_cap, sizeof(uint32_t)) == 0
-        c = cap; ok = ok and grow_array(<void**>&self.live, &c, new_cap, sizeof(uint8_t)) == 0
-        c = cap; ok = ok and grow_array(<void**>&self.free_ids, &c, new_cap, sizeof(int32_t)) == 0
-        c = self.out_cap
-        ok = ok and grow_array(<void**>&self.out, &c, new_cap, sizeof(int32_t)) == 0
-        if ok:
-            self.out_cap = c
-        if not ok or self._grow_objects(cap, new_cap) < 0:
+        if grow_to(<void**>&self.body, cap, new_cap, sizeof(Body)) < 0 \
+                or grow_to(<void**>&self.stamp, cap, new_cap, sizeof(uint32_t)) < 0 \
+                or grow_to(<void**>&self.live, cap, new_cap, sizeof(uint8_t)) < 0 \
+                or grow_to(<void**>&self.free_ids, cap, new_cap, sizeof(int32_t)) < 0 \
+                or grow_array(<void**>&self.out, &self.out_cap, new_cap, sizeof(int32_t)) < 0 \
+                or self._grow_objects(cap, new_cap) < 0:
             return -1
         memset(self.stamp + cap, 0, (new_cap - cap) * sizeof(uint32_t))
         memset(self.live + cap, 0, new_cap - cap)

@@ -106,18 +106,12 @@ cdef class UniformGrid(SpatialIndex):
     # ------------------------------------------------------------- the hooks
 
     cdef int _grow_objects(self, Py_ssize_t old_cap, Py_ssize_t new_cap) noexcept nogil:
-        cdef Py_ssize_t c
-        c = old_cap
-        if grow_array(<void**>&self.range, &c, new_cap, sizeof(CellRange)) < 0:
+        if grow_to(<void**>&self.range, old_cap, new_cap, sizeof(CellRange)) < 0 \
+                or grow_to(<void**>&self.mem, old_cap, new_cap, sizeof(int32_t)) < 0 \
+                or grow_to(<void**>&self.large_slot, old_cap, new_cap, sizeof(int32_t)) < 0 \
+                or grow_to(<void**>&self.large, old_cap, new_cap, sizeof(int32_t)) < 0:
             return -1
-        c = old_cap
-        if grow_array(<void**>&self.mem, &c, new_cap, sizeof(int32_t)) < 0:
-            return -1
-        c = old_cap
-        if grow_array(<void**>&self.large_slot, &c, new_cap, sizeof(int32_t)) < 0:
-            return -1
-        c = old_cap
-        return grow_array(<void**>&self.large, &c, new_cap, sizeof(int32_t))
+        return 0
 
     cdef double _cell_hint(self):
         return self.cell_size
