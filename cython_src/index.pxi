@@ -97,17 +97,17 @@ ctypedef struct Rows:
 
 
 cdef inline Rows rows_of(const double[:, ::1] rows, const double[::1] radii) noexcept nogil:
-    cdef Rows r
-    r.values = &rows[0, 0] if rows.shape[0] else NULL
-    r.width = rows.shape[1]
-    r.radii = &radii[0] if radii.shape[0] else NULL
-    return r
+    cdef Rows batch
+    batch.values = &rows[0, 0] if rows.shape[0] else NULL
+    batch.width = rows.shape[1]
+    batch.radii = &radii[0] if radii.shape[0] else NULL
+    return batch
 
 
-cdef inline void body_of_row(const Rows* r, Py_ssize_t k, Body* b) noexcept nogil:
-    cdef const double* row = r.values + k * r.width
-    if r.radii != NULL:
-        body_from_circle(row[0], row[1], r.radii[k], b)
+cdef inline void body_of_row(const Rows* batch, Py_ssize_t k, Body* b) noexcept nogil:
+    cdef const double* row = batch.values + k * batch.width
+    if batch.radii != NULL:
+        body_from_circle(row[0], row[1], batch.radii[k], b)
     else:
         body_from_rect(row[0], row[1], row[2], row[3], b)
 
@@ -267,10 +267,10 @@ cdef class SpatialIndex:
             self.out[self.out_n] = i
             self.out_n += 1
 
-    cdef inline void _offer(self, const Query* q, int32_t i, uint32_t s) noexcept nogil:
+    cdef inline void _offer(self, const Query* q, int32_t i, uint32_t stamp) noexcept nogil:
         """_take, for walks that may offer an object more than once."""
-        if self.stamp[i] != s:
-            self.stamp[i] = s
+        if self.stamp[i] != stamp:
+            self.stamp[i] = stamp
             self._take(q, i)
 
     cdef inline int _emit(self, int32_t a, int32_t b) noexcept nogil:
@@ -457,14 +457,14 @@ cdef class SpatialIndex:
         scattered in memory, so all their handles are fetched at once first."""
         cdef Py_ssize_t j, n = self.out_n
         cdef PyObject** items = PySequence_Fast_ITEMS(self.handles)
-        cdef PyObject* h
+        cdef PyObject* handle
         cdef list result = PyList_New(n)
         for j in range(n):
             prefetch(items[self.out[j]])
         for j in range(n):
-            h = items[self.out[j]]
-            incref(h)
-            list_put(result, j, h)
+            handle = items[self.out[j]]
+            incref(handle)
+            list_put(result, j, handle)
         return result
 
     cdef list _box_query(self, int kind, double x, double y, double w, double h):
@@ -577,17 +577,17 @@ cdef class SpatialIndex:
         change, so a repeated id would be ambiguous)."""
         cdef Py_ssize_t k, n = ids.shape[0], bad = -1
         cdef bint repeated = False
-        cdef uint32_t s = self._next_stamp()
+        cdef uint32_t stamp = self._next_stamp()
         with nogil:
             for k in range(n):
                 if not (0 <= ids[k] < self.obj_hi and self.live[ids[k]]):
                     bad = k
                     break
-                if self.stamp[ids[k]] == s:
+                if self.stamp[ids[k]] == stamp:
                     bad = k
                     repeated = True
                     break
-                self.stamp[ids[k]] = s
+                self.stamp[ids[k]] = stamp
         if repeated:
             raise ValueError(f"ids contains duplicates: ids[{bad}] repeats id {ids[bad]}")
         if bad >= 0:
@@ -676,10 +676,10 @@ cdef class SpatialIndex:
         how many were placed before memory ran out (all of them, normally)."""
         cdef Py_ssize_t k
         cdef int32_t i
-        cdef Rows r = rows_of(rows, radii)
+        cdef Rows batch = rows_of(rows, radii)
         for k in range(ids.shape[0]):
             i = <int32_t>ids[k]
-            body_of_row(&r, k, &self.body[i])
+            body_of_row(&batch, k, &self.body[i])
             if self._attach(i) < 0:
                 return k
         return ids.shape[0]
@@ -688,11 +688,11 @@ cdef class SpatialIndex:
                         const double[::1] radii) noexcept nogil:
         cdef Py_ssize_t k, n = ids.shape[0]
         cdef Body b
-        cdef Rows r = rows_of(rows, radii)
+        cdef Rows batch = rows_of(rows, radii)
         for k in range(n):
             if k + MOVE_LOOKAHEAD < n:
                 self._prefetch_move(<int32_t>ids[k + MOVE_LOOKAHEAD])
-            body_of_row(&r, k, &b)
+            body_of_row(&batch, k, &b)
             if self._move(<int32_t>ids[k], &b) < 0:
                 return -1
         return 0
