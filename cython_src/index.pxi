@@ -555,6 +555,12 @@ cdef class SpatialIndex:
         Pass `out`, an (m, 2) int32 C-contiguous array with m >= k, to reuse memory:
         the result is then a view of it."""
         cdef int32_t[:, ::1] dest
+        if out is not None and not (isinstance(out, np.ndarray) and out.dtype == np.int32
+                                    and out.ndim == 2 and out.shape[1] == 2
+                                    and out.flags.c_contiguous):
+            raise ValueError("out must be an (m, 2) int32 C-contiguous array, got " + (
+                f"{out.dtype} with shape {out.shape}" if isinstance(out, np.ndarray)
+                else type(out).__name__))
         self._claim()
         try:
             self._pairs_now()
