@@ -157,7 +157,27 @@ cdef class HierarchicalGrid(SpatialIndex):
     times its longest side. Pairs are found by looking back over half of each
     cell's neighbourhood within a level and checking upward across levels only,
     on `threads` threads (the result does not depend on how many). Sizes up to
-    1e150 and coordinates up to 1e160 are accepted.
+    1e150 and coordinates up to 1e160 (world units) are accepted.
+
+    Parameters
+    ----------
+    hierarchy_factor : float
+        Ratio of the cell sizes of neighbouring levels, from 1.1 to 1e6 (default 2).
+    density : float
+        Objects per table cell, in (0, 64] (default 0.125), past which a level's
+        table doubles its side.
+    threads : int
+        From 1 to 256 (default 1): threads for batch moves and the pair pass
+        (one where the core was built without OpenMP).
+
+    Raises ValueError naming a bad argument. The methods raise as SpatialIndex
+    says.
+
+    Attributes
+    ----------
+    hierarchy_factor, density : float
+    threads : int
+        The arguments above (read-only).
     """
     cdef readonly double hierarchy_factor
     cdef readonly double density
@@ -883,7 +903,12 @@ cdef class HierarchicalGrid(SpatialIndex):
     # -------------------------------------------------------------- extras
 
     def level_of_id(self, object_id):
-        """(cell_size, exponent) of the level an object lives in."""
+        """(cell_size, exponent) of the level an object lives in: its cell side in
+        world units (float) and the int e for which cell_size is base x
+        hierarchy_factor ** e, the base being set by the first object ever added
+        (just over sqrt(hierarchy_factor) x its longest side; 1 for a point).
+        Raises KeyError for an unknown id,
+        RuntimeError if another thread's call holds the index."""
         self._idle()
         cdef const Level* L = &self.levels[self.level_of[self._check_id(object_id)]]
         return (L.cell, L.exponent)

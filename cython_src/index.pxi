@@ -115,9 +115,27 @@ cdef inline void body_of_row(const Rows* batch, Py_ssize_t k, Body* b) noexcept 
 cdef class SpatialIndex:
     """Base of the compiled indexes: ids, handles, validation, queries and batches.
 
-    Boxes are closed (touching counts). Not thread-safe: use one index per thread
-    (a call made while another thread is inside a batch call raises RuntimeError
-    instead of corrupting memory).
+    Coordinates, sizes and radii are in world units (floats); boxes are closed, so
+    touching counts. Ids are non-negative ints handed out by the index and reused
+    after removal; a handle is any object stored with an id (the id itself by
+    default), and is what the queries and pairs() return.
+
+    What the methods raise: TypeError where an argument typed as a number (x, y,
+    width, ...) is not one; ValueError naming the argument for a bad number (NaN or infinite coordinates,
+    negative or non-finite sizes and radii) or an object the index cannot place
+    (UniformGrid: a box reaching past 2**30 cells from the origin;
+    HierarchicalGrid: a longest side over 1e150 / sqrt(hierarchy_factor) or a
+    coordinate over 1e160 in magnitude); KeyError for an id that names no live
+    object; MemoryError when memory runs out (a single-object call then changes
+    nothing, a batch may be partly applied). Not thread-safe: use one index per
+    thread. A call made while another thread's call holds the index raises
+    RuntimeError instead of corrupting memory.
+
+    Attributes
+    ----------
+    broad_phase_pairs, narrow_phase_checks, hits : int
+        Counters of the last pair pass (pairs() or pair_ids()): candidate pairs
+        the broad phase met, distinct pairs tested exactly, overlapping pairs.
     """
     cdef Body* body
     cdef uint32_t* stamp
@@ -326,7 +344,10 @@ cdef class SpatialIndex:
     # ------------------------------------------------------------- single calls
 
     def insert_rect(self, double x, double y, double width, double height, handle=None):
-        """Add a box; returns its id. The handle (default: the id) is what queries return."""
+        """Add the box from (x, y) to (x + width, y + height), in world units;
+        returns its id (int). The handle (default: the id) is what queries return.
+        Raises ValueError for a bad number or a box out of range, MemoryError, or
+        RuntimeError if another thread's call holds the index."""
         cdef Body b
         self._claim()
         try:
@@ -336,7 +357,8 @@ cdef class SpatialIndex:
             self.busy = False
 
     def insert_circle(self, double x, double y, double radius, handle=None):
-        """Add a disc; returns its id."""
+        """Add the disc of centre (x, y) and radius `radius`, in world units;
+        returns its id (int). Raises as insert_rect does."""
         cdef Body b
         self._claim()
         try:
@@ -346,7 +368,11 @@ cdef class SpatialIndex:
             self.busy = False
 
     def update_rect(self, object_id, double x, double y, double width, double height):
-        """Move/resize an object to a box. Free if it stays where the index keeps it."""
+        """Move/resize object `object_id` to the box from (x, y) to
+        (x + width, y + height), in world units; cheap if it stays in its cells.
+        Raises KeyError for an unknown id, ValueError for a bad number or a box out
+        of range, MemoryError (the object then stays as it was), or RuntimeError if
+        another thread's call holds the index."""
         cdef Body b
         cdef int32_t i
         self._claim()
@@ -359,7 +385,8 @@ cdef class SpatialIndex:
             self.busy = False
 
     def update_circle(self, object_id, double x, double y, double radius):
-        """Move/resize an object to a disc."""
+        """Move/resize object `object_id` to the disc of centre (x, y) and radius
+        `radius`, in world units. Raises as update_rect does."""
         cdef Body b
         cdef int32_t i
         self._claim()
@@ -380,7 +407,9 @@ cdef class SpatialIndex:
         self.n_live -= 1
 
     def remove(self, object_id):
-        """Remove an object; returns False (and changes nothing) if it is absent."""
+        """Remove an object; returns True, or False (changing nothing) if
+        `object_id` names no live object. Raises RuntimeError if another thread's
+        call holds the index."""
         self._claim()
         try:
             if object_id not in self:
@@ -392,7 +421,8 @@ cdef class SpatialIndex:
             self.busy = False
 
     def clear(self):
-        """Remove everything; keeps the allocated storage for reuse."""
+        """Remove every object (ids start again from 0); keeps the allocated storage
+        for reuse. Raises RuntimeError if another thread's call holds the index."""
         self._claim()
         try:
             self._reset()
@@ -405,19 +435,23 @@ cdef class SpatialIndex:
             self.busy = False
 
     def handle(self, object_id):
-        """The handle stored with an id."""
+        """The handle stored with an id. Raises KeyError for an unknown id,
+        RuntimeError if another thread's call holds the index."""
         self._idle()
         self._check_id(object_id)
         return self.handles[object_id]
 
     def bounds(self, object_id):
-        """(x, y, width, height) of an object."""
+        """(x, y, width, height) of an object's box in world units (a disc's
+        bounding box). Raises KeyError for an unknown id, RuntimeError if another
+        thread's call holds the index."""
         self._idle()
         cdef Box b = self.body[self._check_id(object_id)].box
         return (b.minx, b.miny, b.maxx - b.minx, b.maxy - b.miny)
 
     def circle_of(self, object_id):
-        """(x, y, radius) of a disc, None for a box."""
+        """(x, y, radius) of a disc in world units, None for a box. Raises KeyError
+        for an unknown id, RuntimeError if another thread's call holds the index."""
         self._idle()
         cdef Body* b = &self.body[self._check_id(object_id)]
         if b.kind != SHAPE_CIRCLE:
@@ -425,7 +459,8 @@ cdef class SpatialIndex:
         return (b.circle.x, b.circle.y, b.circle.r)
 
     def ids(self):
-        """Ids of all live objects, ascending."""
+        """List of the ids (ints) of all live objects, ascending. Raises RuntimeError
+        if another thread's call holds the index."""
         cdef Py_ssize_t i
         self._claim()       # the list grows as it is read: Python code can run meanwhile
         try:
@@ -434,7 +469,9 @@ cdef class SpatialIndex:
             self.busy = False
 
     def is_colliding(self, a, b):
-        """Do objects a and b (ids) overlap? The same test the pair pass uses."""
+        """Do objects a and b (ids) overlap? The exact test the pair pass uses;
+        False when a == b. Raises KeyError for an unknown id, RuntimeError if
+        another thread's call holds the index."""
         self._idle()
         cdef int32_t i = self._check_id(a), j = self._check_id(b)
         return i != j and bodies_touch(&self.body[i], &self.body[j])
@@ -476,28 +513,37 @@ cdef class SpatialIndex:
         return self._run_query(&q, "query ", x, y, w, h)
 
     def query_nearby(self, double x, double y, double width, double height):
-        """Handles of every object sharing a cell with the box: the broad phase's
-        candidates, a superset of the exact overlaps."""
+        """List of the handles of every object sharing a cell with the box from
+        (x, y) to (x + width, y + height), in world units: the broad phase's
+        candidates, a superset of the exact overlaps, in no set order. Raises
+        ValueError for a bad number (in a UniformGrid, also a box out of range), or
+        RuntimeError if another thread's call holds the index."""
         return self._box_query(Q_CELLS, x, y, width, height)
 
     def query_nearby_at(self, pos, size=(0.0, 0.0)):
         """query_nearby with the GDScript arguments: the box's corner `pos` and its
-        `size` as (x, y) pairs or Vector2s."""
+        `size`, each an (x, y) pair or a Vector2, in world units. Raises TypeError
+        if either is neither, otherwise as query_nearby does."""
         cdef double x, y, w, h
         vec2_into(pos, "pos", &x, &y)
         vec2_into(size, "size", &w, &h)
         return self._box_query(Q_CELLS, x, y, w, h)
 
     def query_rect(self, double x, double y, double width, double height, bint exact=False):
-        """Like query_nearby; with exact=True only objects that overlap the box."""
+        """Like query_nearby; with exact=True, only the handles of the objects that
+        overlap the box. Raises as query_nearby does."""
         return self._box_query(Q_BOX if exact else Q_CELLS, x, y, width, height)
 
     def query_point(self, double x, double y):
-        """Handles of the objects containing the point (boundary included)."""
+        """List of the handles of the objects containing the point (x, y), in world
+        units, boundary included. Raises as query_nearby does."""
         return self._box_query(Q_BOX, x, y, 0.0, 0.0)
 
     def query_radius(self, double x, double y, double radius):
-        """Handles of the objects overlapping the disc."""
+        """List of the handles of the objects overlapping the disc of centre (x, y)
+        and radius `radius`, in world units. Raises ValueError for a bad number
+        (in a UniformGrid, also a disc out of range), or RuntimeError if another
+        thread's call holds the index."""
         cdef Query q
         code = box_from_circle(x, y, radius, &q.circle, &q.box)
         if code:
@@ -507,8 +553,11 @@ cdef class SpatialIndex:
 
     def query_swept(self, double x0, double y0, double x1, double y1, double width,
                     double height):
-        """Handles of the objects whose box the (width x height) box touches anywhere
-        on its way from corner (x0, y0) to (x1, y1): every cell it crosses is visited."""
+        """List of the handles of the objects whose box the width x height box
+        touches anywhere on its way from corner (x0, y0) to corner (x1, y1), in
+        world units: every cell it crosses is visited. Raises ValueError for a bad
+        number or a path whose length overflows (in a UniformGrid, also a path out
+        of range), or RuntimeError if another thread's call holds the index."""
         cdef Query q
         cdef Box end
         code = box_from_rect(x0, y0, width, height, &q.box)
@@ -536,10 +585,10 @@ cdef class SpatialIndex:
         return 0
 
     def pairs(self):
-        """List of (handle_a, handle_b) for every overlapping pair, each pair once,
-        with the smaller id first. Updates the counters broad_phase_pairs (candidate
-        pairs the broad phase met), narrow_phase_checks (distinct pairs tested) and
-        hits."""
+        """List of (handle_a, handle_b) tuples, one for every overlapping pair, the
+        smaller id's handle first, in no set order. Updates broad_phase_pairs,
+        narrow_phase_checks and hits. Raises MemoryError, or RuntimeError if
+        another thread's call holds the index."""
         cdef Py_ssize_t k
         cdef list handles = self.handles
         self._claim()
@@ -551,9 +600,12 @@ cdef class SpatialIndex:
             self.busy = False
 
     def pair_ids(self, out=None):
-        """Every overlapping pair once as a (k, 2) int32 array of ids (smaller first).
-        Pass `out`, an (m, 2) int32 C-contiguous array with m >= k, to reuse memory:
-        the result is then a view of it."""
+        """Every overlapping pair once as a (k, 2) int32 array of ids, the smaller
+        first in each row, rows in no set order. Pass `out`, an (m, 2) int32
+        C-contiguous array, to reuse memory: with m >= k the result is out[:k],
+        otherwise a new array. Updates the counters as pairs() does. Raises
+        ValueError if `out` is not such an array, MemoryError, or RuntimeError if
+        another thread's call holds the index."""
         cdef int32_t[:, ::1] dest
         if out is not None and not (isinstance(out, np.ndarray) and out.dtype == np.int32
                                     and out.ndim == 2 and out.shape[1] == 2
@@ -725,8 +777,13 @@ cdef class SpatialIndex:
         return 0
 
     def insert_rects(self, rects, handles=None):
-        """Add n boxes from an (n, 4) array of (x, y, width, height) rows; returns
-        their ids (int64). Handles default to the ids."""
+        """Add n boxes from `rects`, an (n, 4) array of (x, y, width, height) rows
+        in world units (converted to float64 unless it already is); returns their
+        ids as an (n,) int64 array. `handles`, if given, is a sequence of n
+        handles (default: the ids). Every row is checked before any is added.
+        Raises ValueError for a wrong shape, a bad number (naming rects[k]) or a
+        box out of range, or a `handles` of another length; MemoryError; or
+        RuntimeError if another thread's call holds the index."""
         cdef const double[:, ::1] rows = as_rows(rects, 4, "rects")
         self._claim()
         try:
@@ -736,7 +793,10 @@ cdef class SpatialIndex:
             self.busy = False
 
     def insert_circles(self, centers, radii, handles=None):
-        """Add n discs from (n, 2) centers and n radii (or one radius for all)."""
+        """Add n discs from `centers`, an (n, 2) array of (x, y) rows, and `radii`,
+        n radii or one for all, in world units; returns their ids as an (n,) int64
+        array. `handles` as in insert_rects. Raises as insert_rects does (naming
+        circles[k])."""
         cdef const double[:, ::1] xy = as_rows(centers, 2, "centers")
         cdef const double[::1] rad = as_radii(radii, xy.shape[0])
         self._claim()
@@ -747,8 +807,13 @@ cdef class SpatialIndex:
             self.busy = False
 
     def update_rects(self, ids, rects):
-        """Move/resize the objects `ids` (distinct) to the boxes in the (n, 4) array
-        `rects`."""
+        """Move/resize the objects `ids` (a 1-D integer array of n distinct live
+        ids) to the boxes of `rects`, an (n, 4) array of (x, y, width, height)
+        rows in world units. Everything is checked before anything moves. Raises
+        TypeError if `ids` is not a 1-D integer array; KeyError for an unknown id;
+        ValueError for a repeated id, n ids for another number of rows, a wrong
+        shape, a bad number (naming rects[k]) or a box out of range; MemoryError;
+        or RuntimeError if another thread's call holds the index."""
         cdef const double[:, ::1] rows = as_rows(rects, 4, "rects")
         self._claim()
         try:
@@ -758,8 +823,9 @@ cdef class SpatialIndex:
             self.busy = False
 
     def update_circles(self, ids, centers, radii):
-        """Move/resize the objects `ids` (distinct) to discs: (n, 2) centers, n radii
-        (or one)."""
+        """Move/resize the objects `ids` (n distinct live ids) to discs: `centers`
+        an (n, 2) array of (x, y) rows and `radii` n radii or one for all, in world
+        units. Raises as update_rects does (naming circles[k])."""
         cdef const double[:, ::1] xy = as_rows(centers, 2, "centers")
         cdef const double[::1] rad = as_radii(radii, xy.shape[0])
         self._claim()
@@ -770,7 +836,10 @@ cdef class SpatialIndex:
             self.busy = False
 
     def remove_many(self, ids):
-        """Remove the objects `ids` (all must be present, none twice)."""
+        """Remove the objects `ids`, a 1-D integer array of distinct live ids; all
+        are checked before any is removed. Raises TypeError if `ids` is not a 1-D
+        integer array, KeyError for an unknown id, ValueError for a repeated one,
+        or RuntimeError if another thread's call holds the index."""
         cdef const int64_t[::1] idv = as_ids(ids)
         cdef Py_ssize_t k
         self._claim()
@@ -785,8 +854,13 @@ cdef class SpatialIndex:
             self.busy = False
 
     def query_rects(self, rects, bint exact=False):
-        """Many range queries at once, in CSR form: returns (offsets, ids) where the
-        ids of query k are ids[offsets[k]:offsets[k + 1]]."""
+        """Many box queries at once: `rects` is an (m, 4) array of (x, y, width,
+        height) rows in world units; exact as in query_rect. Returns (offsets,
+        ids): offsets an (m + 1,) int64 array, ids an int32 array of object ids
+        (not handles), the ids of query k being ids[offsets[k]:offsets[k + 1]].
+        Raises ValueError for a wrong shape or a bad number (naming rects[k]; in a
+        UniformGrid, also a box out of range), MemoryError, or RuntimeError if
+        another thread's call holds the index."""
         cdef const double[:, ::1] rows = as_rows(rects, 4, "rects")
         cdef Py_ssize_t k, m = rows.shape[0], total = 0, bad = 0
         cdef Query q

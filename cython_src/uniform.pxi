@@ -38,9 +38,31 @@ cdef inline bint ranges_meet(const CellRange* a, const CellRange* b) noexcept no
 cdef class UniformGrid(SpatialIndex):
     """Uniform spatial hash over integer ids, with a Python handle stored per id.
 
-    Cells are ``floor((v - origin) / cell_size)``. Each object is a member of every
-    cell its box covers; objects covering more than ``large_threshold`` cells on a
-    side live on a large-object list instead.
+    Cell (cx, cy) is the square of side cell_size whose corner is
+    origin + (cx, cy) * cell_size: a coordinate v lies in cell
+    floor((v - origin) / cell_size). Cell coordinates are ints within +-2**30.
+    Each object is a member of every cell its box covers; objects covering more
+    than `large_threshold` cells on a side live on a large-object list instead.
+
+    Parameters
+    ----------
+    cell_size : float
+        Side of a cell in world units, positive and finite (default 64).
+    origin : (x, y) pair or Vector2
+        Where cell (0, 0) starts, in world units (default (0, 0)).
+    large_threshold : int
+        Cells per side, from 1 to 64 (default 4), beyond which an object goes to
+        the large-object list.
+
+    Raises ValueError naming a bad argument, TypeError if `origin` is not a pair
+    or a Vector2, MemoryError. The methods raise as SpatialIndex says.
+
+    Attributes
+    ----------
+    cell_size, origin_x, origin_y : float
+        The arguments above (read-only), in world units.
+    large_threshold : int
+        Likewise, in cells.
     """
     cdef readonly double cell_size
     cdef readonly double origin_x
@@ -563,18 +585,24 @@ cdef class UniformGrid(SpatialIndex):
     # --------------------------------------------------------------- extras
 
     def cells_of(self, object_id):
-        """(cx0, cy0, cx1, cy1): the inclusive cell range an object covers."""
+        """(cx0, cy0, cx1, cy1): the inclusive range of cells (ints) an object's box
+        covers. Raises KeyError for an unknown id, RuntimeError if another thread's
+        call holds the index."""
         self._idle()
         cdef CellRange r = self.range[self._check_id(object_id)]
         return (r.x0, r.y0, r.x1, r.y1)
 
     def is_large(self, object_id):
-        """True if the object lives on the large-object list instead of in cells."""
+        """True if the object lives on the large-object list instead of in cells.
+        Raises KeyError for an unknown id, RuntimeError if another thread's call
+        holds the index."""
         self._idle()
         return self.large_slot[self._check_id(object_id)] >= 0
 
     def cell_of(self, x, y):
-        """The integer cell (cx, cy) containing a point."""
+        """The cell (cx, cy), as ints, containing the point (x, y) in world units.
+        Raises ValueError naming x or y if it is not a finite number or lies past
+        2**30 cells from the origin."""
         cdef Box point
         cdef CellRange cell
         point.minx = point.maxx = check_finite(x, "x")
@@ -610,7 +638,9 @@ cdef class UniformGrid(SpatialIndex):
                            "occupied_cells": self.n_active}], self)
 
     def cell_counts(self):
-        """{(cx, cy): number of objects} for every active cell."""
+        """{(cx, cy): number of objects} for every cell holding at least one; large
+        objects are not counted. Raises RuntimeError if another thread's call holds
+        the index."""
         cdef Py_ssize_t i
         self._claim()       # the dict grows as it is read: Python code can run meanwhile
         try:
