@@ -39,3 +39,9 @@ include "pairs.pxi"
 include "index.pxi"
 include "uniform.pxi"
 include "hierarchical.pxi"
+
+# Bytes per struct whose size the layout is designed around, so that a test can
+# hold them to it: a change that makes a Body or a Bucket spill past one cache
+# line fails there instead of only slowing the hot loops.
+STRUCT_SIZES = {"Body": sizeof(Body), "Shape": sizeof(Shape), "Entry": sizeof(Entry),
+                "Bucket": sizeof(Bucket), "CellSlot": sizeof(CellSlot)}

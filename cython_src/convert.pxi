@@ -43,15 +43,18 @@ cdef inline int vec2_into(object v, str name, double* x, double* y) except -1:
 
 
 cpdef tuple read_vec2(object v, str name="vector"):
-    """(x, y) as floats from a 2-sequence or anything with .x and .y (Godot Vector2)."""
+    """(x, y) as floats from a 2-sequence or anything with .x and .y (Godot
+    Vector2). Raises TypeError, naming the value as `name`, for anything else or
+    for items that are not numbers."""
     cdef double x, y
     vec2_into(v, name, &x, &y)
     return (x, y)
 
 
 cpdef tuple read_rect(object r, str name="bounds"):
-    """(x, y, width, height) as floats from a 4-sequence or anything with .position
-    and .size (Godot Rect2)."""
+    """(x, y, width, height) as floats from a 4-sequence or anything with
+    .position and .size (Godot Rect2). Raises TypeError, naming the value as
+    `name`, for anything else or for items that are not numbers."""
     if type(r) is tuple and len(<tuple>r) == 4:
         return (as_number((<tuple>r)[0], name, ".x"), as_number((<tuple>r)[1], name, ".y"),
                 as_number((<tuple>r)[2], name, ".width"), as_number((<tuple>r)[3], name, ".height"))

@@ -158,7 +158,27 @@ cdef class HierarchicalGrid(SpatialIndex):
     times its longest side. Pairs are found by looking back over half of each
     cell's neighbourhood within a level and checking upward across levels only,
     on `threads` threads (the result does not depend on how many). Sizes up to
-    1e150 and coordinates up to 1e160 are accepted.
+    1e150 and coordinates up to 1e160 (world units) are accepted.
+
+    Parameters
+    ----------
+    hierarchy_factor : float
+        Ratio of the cell sizes of neighbouring levels, from 1.1 to 1e6 (default 2).
+    density : float
+        Objects per table cell, in (0, 64] (default 0.125), past which a level's
+        table doubles its side.
+    threads : int
+        From 1 to 256 (default 1): threads for batch moves and the pair pass
+        (one where the core was built without OpenMP).
+
+    Raises ValueError naming a bad argument. The methods raise as SpatialIndex
+    says.
+
+    Attributes
+    ----------
+    hierarchy_factor, density : float
+    threads : int
+        The arguments above (read-only).
     """
     cdef readonly double hierarchy_factor
     cdef readonly double density
@@ -232,8 +252,8 @@ cdef class HierarchicalGrid(SpatialIndex):
 
     # ------------------------------------------------------------- levels
 
-    cdef inline double _cell_of_exponent(self, int32_t e) noexcept nogil:
-        return exp(self.log_base + e * self.log_factor)
+    cdef inline double _cell_of_exponent(self, int32_t exponent) noexcept nogil:
+        return exp(self.log_base + exponent * self.log_factor)
 
     cdef inline double _need(self, const Box* b) noexcept nogil:
         """The smallest cell that fits the object: sqrt(factor) x its longest side;
@@ -245,26 +265,26 @@ cdef class HierarchicalGrid(SpatialIndex):
         """The level an object belongs to: the smallest whose cells fit it (and
         coarse enough for its position)."""
         cdef double need = self._need(b), far = farthest(b)
-        cdef int32_t e = 0
+        cdef int32_t exponent = 0
         if need > 0.0:
-            e = <int32_t>ceil((log(need) - self.log_base) / self.log_factor)
-            while self._cell_of_exponent(e) < need:
-                e += 1
-            while self._cell_of_exponent(e - 1) >= need:
-                e -= 1
+            exponent = <int32_t>ceil((log(need) - self.log_base) / self.log_factor)
+            while self._cell_of_exponent(exponent) < need:
+                exponent += 1
+            while self._cell_of_exponent(exponent - 1) >= need:
+                exponent -= 1
         elif self.n_levels:
             # A point fits any level: the finest one that already exists.
-            e = self.levels[self.order[0]].exponent
-        while far / self._cell_of_exponent(e) >= PRECISE_CELLS:
-            e += 1
-        return e
+            exponent = self.levels[self.order[0]].exponent
+        while far / self._cell_of_exponent(exponent) >= PRECISE_CELLS:
+            exponent += 1
+        return exponent
 
-    cdef int32_t _level_index(self, int32_t e) noexcept nogil:
-        """The level with exponent e, created if absent; -1 if out of memory."""
+    cdef int32_t _level_index(self, int32_t exponent) noexcept nogil:
+        """The level of this exponent, created if absent; -1 if out of memory."""
         cdef Py_ssize_t k, pos
         cdef Level* L
         for k in range(self.n_levels):
-            if self.levels[k].exponent == e:
+            if self.levels[k].exponent == exponent:
                 return <int32_t>k
         if grow_array(<void**>&self.levels, &self.levels_cap, self.n_levels + 1, sizeof(Level)) < 0:
             return -1
@@ -278,9 +298,9 @@ cdef class HierarchicalGrid(SpatialIndex):
             free(L.occupied)
             return -1
         memset(L.head, 0xFF, (<Py_ssize_t>1 << (2 * INITIAL_WBITS)) * sizeof(int32_t))
-        L.cell = self._cell_of_exponent(e)
+        L.cell = self._cell_of_exponent(exponent)
         L.inv = 1.0 / L.cell
-        L.exponent = e
+        L.exponent = exponent
         L.wbits = INITIAL_WBITS
         L.mask = (1 << INITIAL_WBITS) - 1
         L.members = NULL
@@ -294,7 +314,7 @@ cdef class HierarchicalGrid(SpatialIndex):
         L.cover = NULL
         L.cover_cap = 0
         pos = self.n_levels
-        while pos > 0 and self.levels[self.order[pos - 1]].exponent > e:
+        while pos > 0 and self.levels[self.order[pos - 1]].exponent > exponent:
             self.order[pos] = self.order[pos - 1]
             pos -= 1
         self.order[pos] = <int32_t>self.n_levels
@@ -302,30 +322,30 @@ cdef class HierarchicalGrid(SpatialIndex):
         return <int32_t>(self.n_levels - 1)
 
     cdef inline int32_t _cell_index(self, const Level* L, const Box* b) noexcept nogil:
-        cdef int64_t qx = floor_int(b.minx * L.inv), qy = floor_int(b.miny * L.inv)
-        return <int32_t>(((qy & L.mask) << L.wbits) | (qx & L.mask))
+        cdef int64_t cx = floor_int(b.minx * L.inv), cy = floor_int(b.miny * L.inv)
+        return <int32_t>(((cy & L.mask) << L.wbits) | (cx & L.mask))
 
-    cdef inline void _push_cell(self, Level* L, int32_t i, int32_t c) noexcept nogil:
-        cdef int32_t h = L.head[c]
-        self.next[i] = h
+    cdef inline void _push_cell(self, Level* L, int32_t i, int32_t cell) noexcept nogil:
+        cdef int32_t first = L.head[cell]
+        self.next[i] = first
         self.prev[i] = -1
-        if h >= 0:
-            self.prev[h] = i
+        if first >= 0:
+            self.prev[first] = i
         else:
-            L.occupied[c >> 6] |= (<uint64_t>1) << (c & 63)
-        L.head[c] = i
-        self.cell_of[i] = c
+            L.occupied[cell >> 6] |= (<uint64_t>1) << (cell & 63)
+        L.head[cell] = i
+        self.cell_of[i] = cell
 
     cdef inline void _pop_cell(self, Level* L, int32_t i) noexcept nogil:
-        cdef int32_t p = self.prev[i], n = self.next[i]
-        if p >= 0:
-            self.next[p] = n
+        cdef int32_t before = self.prev[i], after = self.next[i]
+        if before >= 0:
+            self.next[before] = after
         else:
-            L.head[self.cell_of[i]] = n
-            if n < 0:
+            L.head[self.cell_of[i]] = after
+            if after < 0:
                 L.occupied[self.cell_of[i] >> 6] &= ~((<uint64_t>1) << (self.cell_of[i] & 63))
-        if n >= 0:
-            self.prev[n] = p
+        if after >= 0:
+            self.prev[after] = before
 
     cdef void _grow_table(self, Level* L) noexcept nogil:
         """Double each side and reinsert; if memory is short the level stays as is."""
@@ -352,13 +372,13 @@ cdef class HierarchicalGrid(SpatialIndex):
         for k in range(L.n):
             self._push_cell(L, L.members[k], self._cell_index(L, &self.body[L.members[k]].box))
 
-    cdef int _reserve_member(self, int32_t li) noexcept nogil:
-        cdef Level* L = &self.levels[li]
+    cdef int _reserve_member(self, int32_t level) noexcept nogil:
+        cdef Level* L = &self.levels[level]
         return grow_array(<void**>&L.members, &L.cap, L.n + 1, sizeof(int32_t))
 
-    cdef void _enter_level(self, int32_t li, int32_t i) noexcept nogil:
+    cdef void _enter_level(self, int32_t level, int32_t i) noexcept nogil:
         """Room for one more member must have been reserved."""
-        cdef Level* L = &self.levels[li]
+        cdef Level* L = &self.levels[level]
         if <double>(L.n + 1) > self.density * <double>((<Py_ssize_t>1) << (2 * L.wbits)):
             self._grow_table(L)
         L.members[L.n] = i
@@ -366,36 +386,28 @@ cdef class HierarchicalGrid(SpatialIndex):
         L.n += 1
         if longest_side(&self.body[i].box) > L.reach:
             L.reach = longest_side(&self.body[i].box)
-        self.level_of[i] = li
+        self.level_of[i] = level
         self._push_cell(L, i, self._cell_index(L, &self.body[i].box))
 
     cdef void _leave_level(self, int32_t i) noexcept nogil:
         cdef Level* L = &self.levels[self.level_of[i]]
-        cdef int32_t k = self.slot[i], last
+        cdef int32_t slot = self.slot[i], last
         self._pop_cell(L, i)
         L.n -= 1
         last = L.members[L.n]
-        L.members[k] = last
-        self.slot[last] = k
+        L.members[slot] = last
+        self.slot[last] = slot
 
     # ------------------------------------------------------------- the hooks
 
     cdef int _grow_objects(self, Py_ssize_t old_cap, Py_ssize_t new_cap) noexcept nogil:
-        cdef Py_ssize_t c
-        c = old_cap
-        if grow_array(<void**>&self.level_of, &c, new_cap, sizeof(int32_t)) < 0:
+        if grow_to(<void**>&self.level_of, old_cap, new_cap, sizeof(int32_t)) < 0 \
+                or grow_to(<void**>&self.cell_of, old_cap, new_cap, sizeof(int32_t)) < 0 \
+                or grow_to(<void**>&self.next, old_cap, new_cap, sizeof(int32_t)) < 0 \
+                or grow_to(<void**>&self.prev, old_cap, new_cap, sizeof(int32_t)) < 0 \
+                or grow_to(<void**>&self.slot, old_cap, new_cap, sizeof(int32_t)) < 0:
             return -1
-        c = old_cap
-        if grow_array(<void**>&self.cell_of, &c, new_cap, sizeof(int32_t)) < 0:
-            return -1
-        c = old_cap
-        if grow_array(<void**>&self.next, &c, new_cap, sizeof(int32_t)) < 0:
-            return -1
-        c = old_cap
-        if grow_array(<void**>&self.prev, &c, new_cap, sizeof(int32_t)) < 0:
-            return -1
-        c = old_cap
-        return grow_array(<void**>&self.slot, &c, new_cap, sizeof(int32_t))
+        return 0
 
     cdef int _check_placement(self, const Box* b) noexcept nogil:
         if self._need(b) > LARGEST_CELL or farthest(b) > FARTHEST:
@@ -409,17 +421,17 @@ cdef class HierarchicalGrid(SpatialIndex):
         return sizes if sizes < FARTHEST / 4.0 else FARTHEST / 4.0
 
     cdef int _attach(self, int32_t i) noexcept nogil:
-        cdef int32_t li
+        cdef int32_t level
         cdef double need
         if not self.has_base:
             need = self._need(&self.body[i].box)
             # Nudged up, so objects a rounding error larger than the first still fit.
             self.log_base = log(need * (1.0 + 1.8189894035458565e-12)) if need > 0.0 else 0.0
             self.has_base = True
-        li = self._level_index(self._exponent_for(&self.body[i].box))
-        if li < 0 or self._reserve_member(li) < 0:
+        level = self._level_index(self._exponent_for(&self.body[i].box))
+        if level < 0 or self._reserve_member(level) < 0:
             return -1
-        self._enter_level(li, i)
+        self._enter_level(level, i)
         return 0
 
     cdef inline bint _fits(self, const Level* L, const Box* box) noexcept nogil:
@@ -430,16 +442,16 @@ cdef class HierarchicalGrid(SpatialIndex):
 
     cdef int _move(self, int32_t i, const Body* b) noexcept nogil:
         """Re-inserts only when the object's level or cell changes."""
-        cdef int32_t li = self.level_of[i], target, c
-        cdef Level* L = &self.levels[li]
+        cdef int32_t level = self.level_of[i], target, cell
+        cdef Level* L = &self.levels[level]
         if self._fits(L, &b.box):
             if longest_side(&b.box) > L.reach:
                 L.reach = longest_side(&b.box)
             self.body[i] = b[0]
-            c = self._cell_index(L, &b.box)
-            if c != self.cell_of[i]:
+            cell = self._cell_index(L, &b.box)
+            if cell != self.cell_of[i]:
                 self._pop_cell(L, i)
-                self._push_cell(L, i, c)
+                self._push_cell(L, i, cell)
             return 0
         target = self._level_index(self._exponent_for(&b.box))
         if target < 0 or self._reserve_member(target) < 0:
@@ -468,41 +480,41 @@ cdef class HierarchicalGrid(SpatialIndex):
         changed are relinked and the rest move one by one. The result is the
         same for any thread count."""
         cdef Py_ssize_t k, n = ids.shape[0], growths = self.growths
-        cdef Rows r = rows_of(rows, radii)
-        cdef int32_t i, c
+        cdef Rows batch = rows_of(rows, radii)
+        cdef int32_t i, cell
         cdef Level* L
         cdef Body b
         if grow_array(<void**>&self.new_cell, &self.new_cell_cap, n, sizeof(int32_t)) < 0:
             return -1
         if self._serial(n):
             for k in range(n):
-                self.new_cell[k] = self._settle_row(<int32_t>ids[k], &r, k)
+                self.new_cell[k] = self._settle_row(<int32_t>ids[k], &batch, k)
         else:
             for k in prange(n, num_threads=self.threads, schedule="dynamic", chunksize=PARALLEL_CHUNK):
-                self.new_cell[k] = self._settle_row(<int32_t>ids[k], &r, k)
+                self.new_cell[k] = self._settle_row(<int32_t>ids[k], &batch, k)
         for k in range(n):
             if k + MOVE_LOOKAHEAD < n and self.new_cell[k + MOVE_LOOKAHEAD] >= 0:
                 i = <int32_t>ids[k + MOVE_LOOKAHEAD]
                 prefetch(&self.levels[self.level_of[i]].head[self.new_cell[k + MOVE_LOOKAHEAD]])
             i = <int32_t>ids[k]
-            c = self.new_cell[k]
-            if c >= 0:
+            cell = self.new_cell[k]
+            if cell >= 0:
                 L = &self.levels[self.level_of[i]]
                 if self.growths != growths:
                     # A table grew under the first half's cells: recompute.
-                    c = self._cell_index(L, &self.body[i].box)
-                if c != self.cell_of[i]:
+                    cell = self._cell_index(L, &self.body[i].box)
+                if cell != self.cell_of[i]:
                     self._pop_cell(L, i)
-                    self._push_cell(L, i, c)
+                    self._push_cell(L, i, cell)
             else:
-                body_of_row(&r, k, &b)
+                body_of_row(&batch, k, &b)
                 if self._move(i, &b) < 0:
                     return -1
         return 0
 
-    cdef inline int32_t _settle_row(self, int32_t i, const Rows* r, Py_ssize_t k) noexcept nogil:
+    cdef inline int32_t _settle_row(self, int32_t i, const Rows* batch, Py_ssize_t k) noexcept nogil:
         cdef Body b
-        body_of_row(r, k, &b)
+        body_of_row(batch, k, &b)
         return self._settle(i, &b)
 
     cdef void _detach(self, int32_t i) noexcept nogil:
@@ -521,29 +533,29 @@ cdef class HierarchicalGrid(SpatialIndex):
     # ------------------------------------------------------------- queries
 
     cdef inline void _visit(self, const Query* q, const Level* L, int64_t cx, int64_t cy) noexcept nogil:
-        cdef int32_t a = L.head[((cy & L.mask) << L.wbits) | (cx & L.mask)]
-        while a >= 0:
-            self._take(q, a)
-            a = self.next[a]
+        cdef int32_t obj = L.head[((cy & L.mask) << L.wbits) | (cx & L.mask)]
+        while obj >= 0:
+            self._take(q, obj)
+            obj = self.next[obj]
 
     cdef void _collect(self, Query* q) noexcept nogil:
         """Each object lives in one cell and no table cell is visited twice (the
         ranges are cut to the table's side), so nothing is offered twice."""
-        cdef Py_ssize_t r, k
+        cdef Py_ssize_t rank, k
         cdef const Level* L
         cdef Box reach = q.box, lead
-        cdef double c, x0, y0, x1, y1, W, ylo, yhi
-        cdef int64_t cx, cy, cy0, cy1
+        cdef double cell, x0, y0, x1, y1, side
+        cdef int64_t cx, cy, first_row, last_row
         cdef bint scan
         self.out_n = 0
         if q.kind == Q_SWEPT:
             swept_reach(&q.box, q.dx, q.dy, &reach)
-        for r in range(self.n_levels):
-            L = &self.levels[self.order[r]]
+        for rank in range(self.n_levels):
+            L = &self.levels[self.order[rank]]
             if L.n == 0:
                 continue
-            c = L.cell
-            W = <double>((<int64_t>1) << L.wbits)
+            cell = L.cell
+            side = <double>((<int64_t>1) << L.wbits)
             # An object of this level overlapping the query has its min corner at
             # most one cell before the query's: those are the cells to visit.
             x0 = floor(reach.minx * L.inv) - 1.0
@@ -556,29 +568,25 @@ cdef class HierarchicalGrid(SpatialIndex):
             # than cells to visit.
             scan = not (fabs(x0) < PRECISE_CELLS and fabs(y0) < PRECISE_CELLS
                         and fabs(x1) < PRECISE_CELLS and fabs(y1) < PRECISE_CELLS)
-            if x1 - x0 >= W:
+            if x1 - x0 >= side:
                 scan = scan or q.kind == Q_SWEPT
-                x1 = x0 + W - 1.0
-            if y1 - y0 >= W:
-                y1 = y0 + W - 1.0
-            if scan or (x1 - x0 + 1.0) * (y1 - y0 + 1.0) > <double>L.n:
+                x1 = x0 + side - 1.0
+            if y1 - y0 >= side:
+                y1 = y0 + side - 1.0
+            if scan or scan_beats_visit(x1 - x0 + 1.0, y1 - y0 + 1.0, L.n):
                 for k in range(L.n):
                     self._take(q, L.members[k])
             elif q.kind == Q_SWEPT:
                 lead = q.box
-                lead.minx -= c
-                lead.miny -= c
+                lead.minx -= cell
+                lead.miny -= cell
                 for cx in range(<int64_t>x0, <int64_t>x1 + 1):
-                    if not swept_rows(&lead, q.dx, q.dy, cx * c, (cx + 1) * c, &ylo, &yhi):
-                        continue
-                    ylo = floor(ylo * L.inv)
-                    yhi = floor(yhi * L.inv)
-                    cy0 = <int64_t>y0 if ylo < y0 else <int64_t>ylo
-                    cy1 = <int64_t>y1 if yhi > y1 else <int64_t>yhi
-                    if cy1 - cy0 >= <int64_t>W:
-                        cy1 = cy0 + <int64_t>W - 1
-                    for cy in range(cy0, cy1 + 1):
-                        self._visit(q, L, cx, cy)
+                    # Within y0 .. y1, fewer rows than the table's side: no table cell twice.
+                    if swept_column_rows(&lead, q.dx, q.dy, cx * cell, (cx + 1) * cell,
+                                         0.0, L.inv, False, <int64_t>y0, <int64_t>y1,
+                                         &first_row, &last_row):
+                        for cy in range(first_row, last_row + 1):
+                            self._visit(q, L, cx, cy)
             else:
                 for cy in range(<int64_t>y0, <int64_t>y1 + 1):
                     for cx in range(<int64_t>x0, <int64_t>x1 + 1):
@@ -999,7 +1007,12 @@ cdef class HierarchicalGrid(SpatialIndex):
     # -------------------------------------------------------------- extras
 
     def level_of_id(self, object_id):
-        """(cell_size, exponent) of the level an object lives in."""
+        """(cell_size, exponent) of the level an object lives in: its cell side in
+        world units (float) and the int e for which cell_size is base x
+        hierarchy_factor ** e, the base being set by the first object ever added
+        (just over sqrt(hierarchy_factor) x its longest side; 1 for a point).
+        Raises KeyError for an unknown id,
+        RuntimeError if another thread's call holds the index."""
         self._idle()
         cdef const Level* L = &self.levels[self.level_of[self._check_id(object_id)]]
         return (L.cell, L.exponent)

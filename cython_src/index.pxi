@@ -19,6 +19,13 @@ ctypedef struct Query:
     CellRange cells     # filled by the index's _prepare_query
 
 
+cdef inline bint scan_beats_visit(double columns, double rows, Py_ssize_t objects) noexcept nogil:
+    """Should a query over columns x rows cells test every object instead? Yes
+    once the cells outnumber the objects: the scan then makes fewer steps than
+    the cell lookups would."""
+    return columns * rows > <double>objects
+
+
 # How many objects ahead of the current one a batch move prefetches.
 cdef enum:
     MOVE_LOOKAHEAD = 8
@@ -41,6 +48,12 @@ cdef int grow_array(void** ptr, Py_ssize_t* cap, Py_ssize_t need, size_t item) n
     ptr[0] = p
     cap[0] = new_cap
     return 0
+
+
+cdef inline int grow_to(void** ptr, Py_ssize_t old_cap, Py_ssize_t new_cap, size_t item) noexcept nogil:
+    """grow_array for one of several arrays sharing a capacity, which the caller
+    moves only once all of them have grown; -1 if out of memory."""
+    return grow_array(ptr, &old_cap, new_cap, item)
 
 
 cdef bint rows_within(const double* values, Py_ssize_t rows, Py_ssize_t width,
@@ -84,17 +97,17 @@ ctypedef struct Rows:
 
 
 cdef inline Rows rows_of(const double[:, ::1] rows, const double[::1] radii) noexcept nogil:
-    cdef Rows r
-    r.values = &rows[0, 0] if rows.shape[0] else NULL
-    r.width = rows.shape[1]
-    r.radii = &radii[0] if radii.shape[0] else NULL
-    return r
+    cdef Rows batch
+    batch.values = &rows[0, 0] if rows.shape[0] else NULL
+    batch.width = rows.shape[1]
+    batch.radii = &radii[0] if radii.shape[0] else NULL
+    return batch
 
 
-cdef inline void body_of_row(const Rows* r, Py_ssize_t k, Body* b) noexcept nogil:
-    cdef const double* row = r.values + k * r.width
-    if r.radii != NULL:
-        body_from_circle(row[0], row[1], r.radii[k], b)
+cdef inline void body_of_row(const Rows* batch, Py_ssize_t k, Body* b) noexcept nogil:
+    cdef const double* row = batch.values + k * batch.width
+    if batch.radii != NULL:
+        body_from_circle(row[0], row[1], batch.radii[k], b)
     else:
         body_from_rect(row[0], row[1], row[2], row[3], b)
 
@@ -102,9 +115,27 @@ cdef inline void body_of_row(const Rows* r, Py_ssize_t k, Body* b) noexcept nogi
 cdef class SpatialIndex:
     """Base of the compiled indexes: ids, handles, validation, queries and batches.
 
-    Boxes are closed (touching counts). Not thread-safe: use one index per thread
-    (a call made while another thread is inside a batch call raises RuntimeError
-    instead of corrupting memory).
+    Coordinates, sizes and radii are in world units (floats); boxes are closed, so
+    touching counts. Ids are non-negative ints handed out by the index and reused
+    after removal; a handle is any object stored with an id (the id itself by
+    default), and is what the queries and pairs() return.
+
+    What the methods raise: TypeError where an argument typed as a number (x, y,
+    width, ...) is not one; ValueError naming the argument for a bad number (NaN or infinite coordinates,
+    negative or non-finite sizes and radii) or an object the index cannot place
+    (UniformGrid: a box reaching past 2**30 cells from the origin;
+    HierarchicalGrid: a longest side over 1e150 / sqrt(hierarchy_factor) or a
+    coordinate over 1e160 in magnitude); KeyError for an id that names no live
+    object; MemoryError when memory runs out (a single-object call then changes
+    nothing, a batch may be partly applied). Not thread-safe: use one index per
+    thread. A call made while another thread's call holds the index raises
+    RuntimeError instead of corrupting memory.
+
+    Attributes
+    ----------
+    broad_phase_pairs, narrow_phase_checks, hits : int
+        Counters of the last pair pass (pairs() or pair_ids()): candidate pairs
+        the broad phase met, distinct pairs tested exactly, overlapping pairs.
     """
     cdef Body* body
     cdef uint32_t* stamp
@@ -206,8 +237,7 @@ cdef class SpatialIndex:
         return 0
 
     cdef int _reserve_objects(self, Py_ssize_t need) noexcept nogil:
-        cdef Py_ssize_t cap = self.obj_cap, new_cap, c
-        cdef bint ok
+        cdef Py_ssize_t cap = self.obj_cap, new_cap
         if need <= cap:
             return 0
         if need > 2147483647:
@@ -216,15 +246,12 @@ cdef class SpatialIndex:
         if new_cap < 64:
             new_cap = 64
         # Every array grows to new_cap; obj_cap moves only once all of them have.
-        c = cap; ok = grow_array(<void**>&self.body, &c, new_cap, sizeof(Body)) == 0
-        c = cap; ok = ok and grow_array(<void**>&self.stamp, &c, new_cap, sizeof(uint32_t)) == 0
-        c = cap; ok = ok and grow_array(<void**>&self.live, &c, new_cap, sizeof(uint8_t)) == 0
-        c = cap; ok = ok and grow_array(<void**>&self.free_ids, &c, new_cap, sizeof(int32_t)) == 0
-        c = self.out_cap
-        ok = ok and grow_array(<void**>&self.out, &c, new_cap, sizeof(int32_t)) == 0
-        if ok:
-            self.out_cap = c
-        if not ok or self._grow_objects(cap, new_cap) < 0:
+        if grow_to(<void**>&self.body, cap, new_cap, sizeof(Body)) < 0 \
+                or grow_to(<void**>&self.stamp, cap, new_cap, sizeof(uint32_t)) < 0 \
+                or grow_to(<void**>&self.live, cap, new_cap, sizeof(uint8_t)) < 0 \
+                or grow_to(<void**>&self.free_ids, cap, new_cap, sizeof(int32_t)) < 0 \
+                or grow_array(<void**>&self.out, &self.out_cap, new_cap, sizeof(int32_t)) < 0 \
+                or self._grow_objects(cap, new_cap) < 0:
             return -1
         memset(self.stamp + cap, 0, (new_cap - cap) * sizeof(uint32_t))
         memset(self.live + cap, 0, new_cap - cap)
@@ -259,10 +286,10 @@ cdef class SpatialIndex:
             self.out[self.out_n] = i
             self.out_n += 1
 
-    cdef inline void _offer(self, const Query* q, int32_t i, uint32_t s) noexcept nogil:
+    cdef inline void _offer(self, const Query* q, int32_t i, uint32_t stamp) noexcept nogil:
         """_take, for walks that may offer an object more than once."""
-        if self.stamp[i] != s:
-            self.stamp[i] = s
+        if self.stamp[i] != stamp:
+            self.stamp[i] = stamp
             self._take(q, i)
 
     cdef int _check_body(self, int code, const Body* b, str where, double x, double y,
@@ -306,7 +333,10 @@ cdef class SpatialIndex:
     # ------------------------------------------------------------- single calls
 
     def insert_rect(self, double x, double y, double width, double height, handle=None):
-        """Add a box; returns its id. The handle (default: the id) is what queries return."""
+        """Add the box from (x, y) to (x + width, y + height), in world units;
+        returns its id (int). The handle (default: the id) is what queries return.
+        Raises ValueError for a bad number or a box out of range, MemoryError, or
+        RuntimeError if another thread's call holds the index."""
         cdef Body b
         self._claim()
         try:
@@ -316,7 +346,8 @@ cdef class SpatialIndex:
             self.busy = False
 
     def insert_circle(self, double x, double y, double radius, handle=None):
-        """Add a disc; returns its id."""
+        """Add the disc of centre (x, y) and radius `radius`, in world units;
+        returns its id (int). Raises as insert_rect does."""
         cdef Body b
         self._claim()
         try:
@@ -326,7 +357,11 @@ cdef class SpatialIndex:
             self.busy = False
 
     def update_rect(self, object_id, double x, double y, double width, double height):
-        """Move/resize an object to a box. Free if it stays where the index keeps it."""
+        """Move/resize object `object_id` to the box from (x, y) to
+        (x + width, y + height), in world units; cheap if it stays in its cells.
+        Raises KeyError for an unknown id, ValueError for a bad number or a box out
+        of range, MemoryError (the object then stays as it was), or RuntimeError if
+        another thread's call holds the index."""
         cdef Body b
         cdef int32_t i
         self._claim()
@@ -339,7 +374,8 @@ cdef class SpatialIndex:
             self.busy = False
 
     def update_circle(self, object_id, double x, double y, double radius):
-        """Move/resize an object to a disc."""
+        """Move/resize object `object_id` to the disc of centre (x, y) and radius
+        `radius`, in world units. Raises as update_rect does."""
         cdef Body b
         cdef int32_t i
         self._claim()
@@ -360,7 +396,9 @@ cdef class SpatialIndex:
         self.n_live -= 1
 
     def remove(self, object_id):
-        """Remove an object; returns False (and changes nothing) if it is absent."""
+        """Remove an object; returns True, or False (changing nothing) if
+        `object_id` names no live object. Raises RuntimeError if another thread's
+        call holds the index."""
         self._claim()
         try:
             if object_id not in self:
@@ -379,7 +417,8 @@ cdef class SpatialIndex:
         self.obj_hi = self.n_live = self.n_free = 0
 
     def clear(self):
-        """Remove everything; keeps the allocated storage for reuse."""
+        """Remove every object (ids start again from 0); keeps the allocated storage
+        for reuse. Raises RuntimeError if another thread's call holds the index."""
         self._claim()
         try:
             self._empty()
@@ -394,7 +433,8 @@ cdef class SpatialIndex:
         another cell size, large-object threshold or kind. All or nothing:
         ValueError naming the first object `target` cannot place (a position
         too far from the origin for its cell size, say) or if `target` is not
-        empty (both leave it as it was), MemoryError (which leaves it empty)."""
+        empty (both leave it as it was), MemoryError (which leaves it empty),
+        RuntimeError if another thread's call holds either index."""
         cdef Py_ssize_t i, failed_at = -1
         cdef const Box* b
         cdef int code
@@ -439,19 +479,23 @@ cdef class SpatialIndex:
             self.busy = False
 
     def handle(self, object_id):
-        """The handle stored with an id."""
+        """The handle stored with an id. Raises KeyError for an unknown id,
+        RuntimeError if another thread's call holds the index."""
         self._idle()
         self._check_id(object_id)
         return self.handles[object_id]
 
     def bounds(self, object_id):
-        """(x, y, width, height) of an object."""
+        """(x, y, width, height) of an object's box in world units (a disc's
+        bounding box). Raises KeyError for an unknown id, RuntimeError if another
+        thread's call holds the index."""
         self._idle()
         cdef Box b = self.body[self._check_id(object_id)].box
         return (b.minx, b.miny, b.maxx - b.minx, b.maxy - b.miny)
 
     def circle_of(self, object_id):
-        """(x, y, radius) of a disc, None for a box."""
+        """(x, y, radius) of a disc in world units, None for a box. Raises KeyError
+        for an unknown id, RuntimeError if another thread's call holds the index."""
         self._idle()
         cdef Body* b = &self.body[self._check_id(object_id)]
         if b.kind != SHAPE_CIRCLE:
@@ -459,7 +503,8 @@ cdef class SpatialIndex:
         return (b.circle.x, b.circle.y, b.circle.r)
 
     def ids(self):
-        """Ids of all live objects, ascending."""
+        """List of the ids (ints) of all live objects, ascending. Raises RuntimeError
+        if another thread's call holds the index."""
         cdef Py_ssize_t i
         self._claim()       # the list grows as it is read: Python code can run meanwhile
         try:
@@ -468,7 +513,9 @@ cdef class SpatialIndex:
             self.busy = False
 
     def is_colliding(self, a, b):
-        """Do objects a and b (ids) overlap? The same test the pair pass uses."""
+        """Do objects a and b (ids) overlap? The exact test the pair pass uses;
+        False when a == b. Raises KeyError for an unknown id, RuntimeError if
+        another thread's call holds the index."""
         self._idle()
         cdef int32_t i = self._check_id(a), j = self._check_id(b)
         return i != j and bodies_touch(&self.body[i], &self.body[j])
@@ -491,14 +538,14 @@ cdef class SpatialIndex:
         scattered in memory, so all their handles are fetched at once first."""
         cdef Py_ssize_t j, n = self.out_n
         cdef PyObject** items = PySequence_Fast_ITEMS(self.handles)
-        cdef PyObject* h
+        cdef PyObject* handle
         cdef list result = PyList_New(n)
         for j in range(n):
             prefetch(items[self.out[j]])
         for j in range(n):
-            h = items[self.out[j]]
-            incref(h)
-            list_put(result, j, h)
+            handle = items[self.out[j]]
+            incref(handle)
+            list_put(result, j, handle)
         return result
 
     cdef list _box_query(self, int kind, double x, double y, double w, double h):
@@ -510,28 +557,37 @@ cdef class SpatialIndex:
         return self._run_query(&q, "query ", x, y, w, h)
 
     def query_nearby(self, double x, double y, double width, double height):
-        """Handles of every object sharing a cell with the box: the broad phase's
-        candidates, a superset of the exact overlaps."""
+        """List of the handles of every object sharing a cell with the box from
+        (x, y) to (x + width, y + height), in world units: the broad phase's
+        candidates, a superset of the exact overlaps, in no set order. Raises
+        ValueError for a bad number (in a UniformGrid, also a box out of range), or
+        RuntimeError if another thread's call holds the index."""
         return self._box_query(Q_CELLS, x, y, width, height)
 
     def query_nearby_at(self, pos, size=(0.0, 0.0)):
         """query_nearby with the GDScript arguments: the box's corner `pos` and its
-        `size` as (x, y) pairs or Vector2s."""
+        `size`, each an (x, y) pair or a Vector2, in world units. Raises TypeError
+        if either is neither, otherwise as query_nearby does."""
         cdef double x, y, w, h
         vec2_into(pos, "pos", &x, &y)
         vec2_into(size, "size", &w, &h)
         return self._box_query(Q_CELLS, x, y, w, h)
 
     def query_rect(self, double x, double y, double width, double height, bint exact=False):
-        """Like query_nearby; with exact=True only objects that overlap the box."""
+        """Like query_nearby; with exact=True, only the handles of the objects that
+        overlap the box. Raises as query_nearby does."""
         return self._box_query(Q_BOX if exact else Q_CELLS, x, y, width, height)
 
     def query_point(self, double x, double y):
-        """Handles of the objects containing the point (boundary included)."""
+        """List of the handles of the objects containing the point (x, y), in world
+        units, boundary included. Raises as query_nearby does."""
         return self._box_query(Q_BOX, x, y, 0.0, 0.0)
 
     def query_radius(self, double x, double y, double radius):
-        """Handles of the objects overlapping the disc."""
+        """List of the handles of the objects overlapping the disc of centre (x, y)
+        and radius `radius`, in world units. Raises ValueError for a bad number
+        (in a UniformGrid, also a disc out of range), or RuntimeError if another
+        thread's call holds the index."""
         cdef Query q
         code = box_from_circle(x, y, radius, &q.circle, &q.box)
         if code:
@@ -541,8 +597,11 @@ cdef class SpatialIndex:
 
     def query_swept(self, double x0, double y0, double x1, double y1, double width,
                     double height):
-        """Handles of the objects whose box the (width x height) box touches anywhere
-        on its way from corner (x0, y0) to (x1, y1): every cell it crosses is visited."""
+        """List of the handles of the objects whose box the width x height box
+        touches anywhere on its way from corner (x0, y0) to corner (x1, y1), in
+        world units: every cell it crosses is visited. Raises ValueError for a bad
+        number or a path whose length overflows (in a UniformGrid, also a path out
+        of range), or RuntimeError if another thread's call holds the index."""
         cdef Query q
         cdef Box end
         code = box_from_rect(x0, y0, width, height, &q.box)
@@ -587,10 +646,10 @@ cdef class SpatialIndex:
         return out[:n]
 
     def pairs(self):
-        """List of (handle_a, handle_b) for every overlapping pair, each pair once,
-        with the smaller id first. Updates the counters broad_phase_pairs (candidate
-        pairs the broad phase met), narrow_phase_checks (distinct pairs tested) and
-        hits."""
+        """List of (handle_a, handle_b) tuples, one for every overlapping pair, the
+        smaller id's handle first, in no set order. Updates broad_phase_pairs,
+        narrow_phase_checks and hits. Raises MemoryError, or RuntimeError if
+        another thread's call holds the index."""
         cdef Py_ssize_t k
         cdef list handles = self.handles
         self._claim()
@@ -602,9 +661,13 @@ cdef class SpatialIndex:
             self.busy = False
 
     def pair_ids(self, out=None):
-        """Every overlapping pair once as a (k, 2) int32 array of ids (smaller first).
-        Pass `out`, an (m, 2) int32 C-contiguous array with m >= k, to reuse memory:
-        the result is then a view of it."""
+        """Every overlapping pair once as a (k, 2) int32 array of ids, the smaller
+        first in each row, rows in no set order. Pass `out`, an (m, 2) int32
+        C-contiguous array, to reuse memory: with m >= k the result is out[:k],
+        otherwise a new array. Updates the counters as pairs() does. Raises
+        ValueError if `out` is not such an array, MemoryError, or RuntimeError if
+        another thread's call holds the index."""
+        check_pair_out(out)
         self._claim()
         try:
             self._pairs_now()
@@ -619,7 +682,10 @@ cdef class SpatialIndex:
         cells means depends on the index (UniformGrid: a common cell, or a large
         object's cell range; HierarchicalGrid: neighbouring cells within a level,
         or a coarser level's cells that can reach the object). The counters are
-        left as the last pair pass set them. `out` as for pair_ids."""
+        left as the last pair pass set them. `out` as for pair_ids. Raises
+        ValueError for any other `out`, MemoryError, or RuntimeError if another
+        thread's call holds the index."""
+        check_pair_out(out)
         self._claim()
         try:
             self._pairs_now(True)
@@ -632,8 +698,9 @@ cdef class SpatialIndex:
     def validate(self):
         """Check every internal invariant of the index (ids, free lists, each
         object's placement against its box, the cells and their records); raises
-        AssertionError naming the first one broken. Visits every object and cell:
-        for tests and debugging, not for a frame loop."""
+        AssertionError naming the first one broken, RuntimeError if another
+        thread's call holds the index. Visits every object and cell: for tests
+        and debugging, not for a frame loop."""
         self._claim()
         try:
             self._validate_ids()
@@ -721,17 +788,17 @@ cdef class SpatialIndex:
         change, so a repeated id would be ambiguous)."""
         cdef Py_ssize_t k, n = ids.shape[0], bad = -1
         cdef bint repeated = False
-        cdef uint32_t s = self._next_stamp()
+        cdef uint32_t stamp = self._next_stamp()
         with nogil:
             for k in range(n):
                 if not (0 <= ids[k] < self.obj_hi and self.live[ids[k]]):
                     bad = k
                     break
-                if self.stamp[ids[k]] == s:
+                if self.stamp[ids[k]] == stamp:
                     bad = k
                     repeated = True
                     break
-                self.stamp[ids[k]] = s
+                self.stamp[ids[k]] = stamp
         if repeated:
             raise ValueError(f"ids contains duplicates: ids[{bad}] repeats id {ids[bad]}")
         if bad >= 0:
@@ -820,10 +887,10 @@ cdef class SpatialIndex:
         how many were placed before memory ran out (all of them, normally)."""
         cdef Py_ssize_t k
         cdef int32_t i
-        cdef Rows r = rows_of(rows, radii)
+        cdef Rows batch = rows_of(rows, radii)
         for k in range(ids.shape[0]):
             i = <int32_t>ids[k]
-            body_of_row(&r, k, &self.body[i])
+            body_of_row(&batch, k, &self.body[i])
             if self._attach(i) < 0:
                 return k
         return ids.shape[0]
@@ -832,11 +899,11 @@ cdef class SpatialIndex:
                         const double[::1] radii) noexcept nogil:
         cdef Py_ssize_t k, n = ids.shape[0]
         cdef Body b
-        cdef Rows r = rows_of(rows, radii)
+        cdef Rows batch = rows_of(rows, radii)
         for k in range(n):
             if k + MOVE_LOOKAHEAD < n:
                 self._prefetch_move(<int32_t>ids[k + MOVE_LOOKAHEAD])
-            body_of_row(&r, k, &b)
+            body_of_row(&batch, k, &b)
             if self._move(<int32_t>ids[k], &b) < 0:
                 return -1
         return 0
@@ -863,8 +930,13 @@ cdef class SpatialIndex:
         return 0
 
     def insert_rects(self, rects, handles=None):
-        """Add n boxes from an (n, 4) array of (x, y, width, height) rows; returns
-        their ids (int64). Handles default to the ids."""
+        """Add n boxes from `rects`, an (n, 4) array of (x, y, width, height) rows
+        in world units (converted to float64 unless it already is); returns their
+        ids as an (n,) int64 array. `handles`, if given, is a sequence of n
+        handles (default: the ids). Every row is checked before any is added.
+        Raises ValueError for a wrong shape, a bad number (naming rects[k]) or a
+        box out of range, or a `handles` of another length; MemoryError; or
+        RuntimeError if another thread's call holds the index."""
         cdef const double[:, ::1] rows = as_rows(rects, 4, "rects")
         self._claim()
         try:
@@ -874,7 +946,10 @@ cdef class SpatialIndex:
             self.busy = False
 
     def insert_circles(self, centers, radii, handles=None):
-        """Add n discs from (n, 2) centers and n radii (or one radius for all)."""
+        """Add n discs from `centers`, an (n, 2) array of (x, y) rows, and `radii`,
+        n radii or one for all, in world units; returns their ids as an (n,) int64
+        array. `handles` as in insert_rects. Raises as insert_rects does (naming
+        circles[k])."""
         cdef const double[:, ::1] xy = as_rows(centers, 2, "centers")
         cdef const double[::1] rad = as_radii(radii, xy.shape[0])
         self._claim()
@@ -885,8 +960,13 @@ cdef class SpatialIndex:
             self.busy = False
 
     def update_rects(self, ids, rects):
-        """Move/resize the objects `ids` (distinct) to the boxes in the (n, 4) array
-        `rects`."""
+        """Move/resize the objects `ids` (a 1-D integer array of n distinct live
+        ids) to the boxes of `rects`, an (n, 4) array of (x, y, width, height)
+        rows in world units. Everything is checked before anything moves. Raises
+        TypeError if `ids` is not a 1-D integer array; KeyError for an unknown id;
+        ValueError for a repeated id, n ids for another number of rows, a wrong
+        shape, a bad number (naming rects[k]) or a box out of range; MemoryError;
+        or RuntimeError if another thread's call holds the index."""
         cdef const double[:, ::1] rows = as_rows(rects, 4, "rects")
         self._claim()
         try:
@@ -896,8 +976,9 @@ cdef class SpatialIndex:
             self.busy = False
 
     def update_circles(self, ids, centers, radii):
-        """Move/resize the objects `ids` (distinct) to discs: (n, 2) centers, n radii
-        (or one)."""
+        """Move/resize the objects `ids` (n distinct live ids) to discs: `centers`
+        an (n, 2) array of (x, y) rows and `radii` n radii or one for all, in world
+        units. Raises as update_rects does (naming circles[k])."""
         cdef const double[:, ::1] xy = as_rows(centers, 2, "centers")
         cdef const double[::1] rad = as_radii(radii, xy.shape[0])
         self._claim()
@@ -908,7 +989,10 @@ cdef class SpatialIndex:
             self.busy = False
 
     def remove_many(self, ids):
-        """Remove the objects `ids` (all must be present, none twice)."""
+        """Remove the objects `ids`, a 1-D integer array of distinct live ids; all
+        are checked before any is removed. Raises TypeError if `ids` is not a 1-D
+        integer array, KeyError for an unknown id, ValueError for a repeated one,
+        or RuntimeError if another thread's call holds the index."""
         cdef const int64_t[::1] idv = as_ids(ids)
         cdef Py_ssize_t k
         self._claim()
@@ -923,8 +1007,13 @@ cdef class SpatialIndex:
             self.busy = False
 
     def query_rects(self, rects, bint exact=False):
-        """Many range queries at once, in CSR form: returns (offsets, ids) where the
-        ids of query k are ids[offsets[k]:offsets[k + 1]]."""
+        """Many box queries at once: `rects` is an (m, 4) array of (x, y, width,
+        height) rows in world units; exact as in query_rect. Returns (offsets,
+        ids): offsets an (m + 1,) int64 array, ids an int32 array of object ids
+        (not handles), the ids of query k being ids[offsets[k]:offsets[k + 1]].
+        Raises ValueError for a wrong shape or a bad number (naming rects[k]; in a
+        UniformGrid, also a box out of range), MemoryError, or RuntimeError if
+        another thread's call holds the index."""
         cdef const double[:, ::1] rows = as_rows(rects, 4, "rects")
         cdef Py_ssize_t k, m = rows.shape[0], total = 0, bad = 0
         cdef Query q
@@ -970,6 +1059,17 @@ cdef class SpatialIndex:
             return offsets, ids
         finally:
             self.busy = False
+
+
+cdef int check_pair_out(object out) except -1:
+    """`out` of pair_ids and candidate_ids: None or an (m, 2) int32 C-contiguous array."""
+    if out is not None and not (isinstance(out, np.ndarray) and out.dtype == np.int32
+                                and out.ndim == 2 and out.shape[1] == 2
+                                and out.flags.c_contiguous):
+        raise ValueError("out must be an (m, 2) int32 C-contiguous array, got " + (
+            f"{out.dtype} with shape {out.shape}" if isinstance(out, np.ndarray)
+            else type(out).__name__))
+    return 0
 
 
 # The keys of both grids' stats(), in order (UniformGrid.stats says what each holds).

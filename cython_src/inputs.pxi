@@ -78,6 +78,31 @@ cdef inline int range_of(const Box* b, double ox, double oy, double cell_size,
     return INPUT_OK
 
 
+
+cdef inline bint swept_column_rows(const Box* q, double dx, double dy, double xa, double xb,
+                                   double row_origin, double row_scale, bint scale_divides,
+                                   int64_t first_row, int64_t last_row,
+                                   int64_t* lo, int64_t* hi) noexcept nogil:
+    """The rows lo .. hi, within first_row .. last_row, of the cells that box q,
+    moved by t*(dx, dy) for t in [0, 1], covers while it meets the column
+    xa <= x <= xb; False if it never meets it. A y coordinate's row is
+    floor((y - row_origin) / row_scale) if scale_divides, else
+    floor((y - row_origin) * row_scale): the caller's own rule for placing
+    objects, so a row holding a touched object is never cut off."""
+    cdef double ylo, yhi
+    if not swept_rows(q, dx, dy, xa, xb, &ylo, &yhi):
+        return False
+    if scale_divides:
+        ylo = floor((ylo - row_origin) / row_scale)
+        yhi = floor((yhi - row_origin) / row_scale)
+    else:
+        ylo = floor((ylo - row_origin) * row_scale)
+        yhi = floor((yhi - row_origin) * row_scale)
+    lo[0] = first_row if ylo < first_row else <int64_t>ylo
+    hi[0] = last_row if yhi > last_row else <int64_t>yhi
+    return True
+
+
 cdef object input_error(int code, str where, double x, double y, double a, double b,
                         double cell_size):
     """ValueError for a failed check of (x, y, a, b): a rect (a, b = width, height)

@@ -38,9 +38,31 @@ cdef inline bint ranges_meet(const CellRange* a, const CellRange* b) noexcept no
 cdef class UniformGrid(SpatialIndex):
     """Uniform spatial hash over integer ids, with a Python handle stored per id.
 
-    Cells are ``floor((v - origin) / cell_size)``. Each object is a member of every
-    cell its box covers; objects covering more than ``large_threshold`` cells on a
-    side live on a large-object list instead.
+    Cell (cx, cy) is the square of side cell_size whose corner is
+    origin + (cx, cy) * cell_size: a coordinate v lies in cell
+    floor((v - origin) / cell_size). Cell coordinates are ints within +-2**30.
+    Each object is a member of every cell its box covers; objects covering more
+    than `large_threshold` cells on a side live on a large-object list instead.
+
+    Parameters
+    ----------
+    cell_size : float
+        Side of a cell in world units, positive and finite (default 64).
+    origin : (x, y) pair or Vector2
+        Where cell (0, 0) starts, in world units (default (0, 0)).
+    large_threshold : int
+        Cells per side, from 1 to 64 (default 4), beyond which an object goes to
+        the large-object list.
+
+    Raises ValueError naming a bad argument, TypeError if `origin` is not a pair
+    or a Vector2, MemoryError. The methods raise as SpatialIndex says.
+
+    Attributes
+    ----------
+    cell_size, origin_x, origin_y : float
+        The arguments above (read-only), in world units.
+    large_threshold : int
+        Likewise, in cells.
     """
     cdef readonly double cell_size
     cdef readonly double origin_x
@@ -106,18 +128,12 @@ cdef class UniformGrid(SpatialIndex):
     # ------------------------------------------------------------- the hooks
 
     cdef int _grow_objects(self, Py_ssize_t old_cap, Py_ssize_t new_cap) noexcept nogil:
-        cdef Py_ssize_t c
-        c = old_cap
-        if grow_array(<void**>&self.range, &c, new_cap, sizeof(CellRange)) < 0:
+        if grow_to(<void**>&self.range, old_cap, new_cap, sizeof(CellRange)) < 0 \
+                or grow_to(<void**>&self.mem, old_cap, new_cap, sizeof(int32_t)) < 0 \
+                or grow_to(<void**>&self.large_slot, old_cap, new_cap, sizeof(int32_t)) < 0 \
+                or grow_to(<void**>&self.large, old_cap, new_cap, sizeof(int32_t)) < 0:
             return -1
-        c = old_cap
-        if grow_array(<void**>&self.mem, &c, new_cap, sizeof(int32_t)) < 0:
-            return -1
-        c = old_cap
-        if grow_array(<void**>&self.large_slot, &c, new_cap, sizeof(int32_t)) < 0:
-            return -1
-        c = old_cap
-        return grow_array(<void**>&self.large, &c, new_cap, sizeof(int32_t))
+        return 0
 
     cdef double _cell_hint(self):
         return self.cell_size
@@ -140,19 +156,20 @@ cdef class UniformGrid(SpatialIndex):
 
     cdef int _move(self, int32_t i, const Body* b) noexcept nogil:
         """Only an object whose cell range changes is re-bucketed."""
-        cdef CellRange old = self.range[i], r
-        range_of(&b.box, self.origin_x, self.origin_y, self.cell_size, &r)
-        if old.x0 != r.x0 or old.y0 != r.y0 or old.x1 != r.x1 or old.y1 != r.y1:
-            if self.mem[i] >= 0 and not self._is_large_range(&r):
-                if self._relink(i, &r) < 0:
+        cdef CellRange old_cells = self.range[i], new_cells
+        range_of(&b.box, self.origin_x, self.origin_y, self.cell_size, &new_cells)
+        if old_cells.x0 != new_cells.x0 or old_cells.y0 != new_cells.y0 \
+                or old_cells.x1 != new_cells.x1 or old_cells.y1 != new_cells.y1:
+            if self.mem[i] >= 0 and not self._is_large_range(&new_cells):
+                if self._relink(i, &new_cells) < 0:
                     return -1
             else:
                 # To or from the large list. Linking a large object cannot fail, so
                 # if the new small range does not fit, the old large one goes back.
                 self._unlink(i)
-                self.range[i] = r
+                self.range[i] = new_cells
                 if self._link(i) < 0:
-                    self.range[i] = old
+                    self.range[i] = old_cells
                     self._link(i)
                     return -1
         self.body[i] = b[0]
@@ -225,23 +242,23 @@ cdef class UniformGrid(SpatialIndex):
 
     cdef int32_t _bucket_push(self, int32_t b, int32_t obj, uint32_t member) noexcept nogil:
         cdef Bucket* bucket = &self.buckets[b]
-        cdef Entry* e
+        cdef Entry* entries
         cdef int32_t new_cap
         if bucket.n == bucket.cap:
             new_cap = bucket.cap * 2
             if bucket.cap == LOCAL_ENTRIES:
-                e = <Entry*>malloc(new_cap * sizeof(Entry))
-                if e != NULL:
-                    memcpy(e, &bucket.local[0], LOCAL_ENTRIES * sizeof(Entry))
+                entries = <Entry*>malloc(new_cap * sizeof(Entry))
+                if entries != NULL:
+                    memcpy(entries, &bucket.local[0], LOCAL_ENTRIES * sizeof(Entry))
             else:
-                e = <Entry*>realloc(bucket.heap, new_cap * sizeof(Entry))
-            if e == NULL:
+                entries = <Entry*>realloc(bucket.heap, new_cap * sizeof(Entry))
+            if entries == NULL:
                 return -1
-            bucket.heap = e
+            bucket.heap = entries
             bucket.cap = new_cap
-        e = entries_of(bucket)
-        e[bucket.n].obj = obj
-        e[bucket.n].member = member
+        entries = entries_of(bucket)
+        entries[bucket.n].obj = obj
+        entries[bucket.n].member = member
         bucket.n += 1
         if bucket.n == 1:
             self.n_active += 1
@@ -249,42 +266,42 @@ cdef class UniformGrid(SpatialIndex):
 
     cdef inline void _bucket_remove(self, int32_t b, int32_t slot) noexcept nogil:
         cdef Bucket* bucket = &self.buckets[b]
-        cdef Entry* e = entries_of(bucket)
+        cdef Entry* entries = entries_of(bucket)
         cdef int32_t last = bucket.n - 1
         if slot != last:
-            e[slot] = e[last]
-            self.mem_slot[e[slot].member >> 2] = slot
+            entries[slot] = entries[last]
+            self.mem_slot[entries[slot].member >> 2] = slot
         bucket.n = last
         if last == 0:
             self.n_active -= 1
             if self.table.count - self.n_active > self.n_active + 64:
                 self._sweep_empty_buckets()
 
-    cdef int32_t _mem_alloc(self, int32_t k) noexcept nogil:
-        """A block of k consecutive memberships, recycled by size."""
-        cdef int32_t block = self.mem_free[k]
-        cdef Py_ssize_t c
+    cdef int32_t _mem_alloc(self, int32_t count) noexcept nogil:
+        """A block of `count` consecutive memberships, recycled by size."""
+        cdef int32_t block = self.mem_free[count]
+        cdef Py_ssize_t cap
         if block >= 0:
-            self.mem_free[k] = self.mem_slot[block]
+            self.mem_free[count] = self.mem_slot[block]
             return block
-        if self.mem_n + k > 2147483647:
+        if self.mem_n + count > 2147483647:
             return -1
-        c = self.mem_cap
-        if grow_array(<void**>&self.mem_slot, &c, self.mem_n + k, sizeof(int32_t)) < 0:
+        cap = self.mem_cap
+        if grow_array(<void**>&self.mem_slot, &cap, self.mem_n + count, sizeof(int32_t)) < 0:
             return -1
-        if grow_array(<void**>&self.mem_bucket, &self.mem_bucket_cap, c, sizeof(int32_t)) < 0:
+        if grow_array(<void**>&self.mem_bucket, &self.mem_bucket_cap, cap, sizeof(int32_t)) < 0:
             return -1
-        self.mem_cap = c
+        self.mem_cap = cap
         block = <int32_t>self.mem_n
-        self.mem_n += k
+        self.mem_n += count
         return block
 
-    cdef inline void _mem_release(self, int32_t block, int32_t k) noexcept nogil:
-        self.mem_slot[block] = self.mem_free[k]
-        self.mem_free[k] = block
+    cdef inline void _mem_release(self, int32_t block, int32_t count) noexcept nogil:
+        self.mem_slot[block] = self.mem_free[count]
+        self.mem_free[count] = block
 
-    cdef inline bint _is_large_range(self, const CellRange* r) noexcept nogil:
-        return r.x1 - r.x0 >= self.large_threshold or r.y1 - r.y0 >= self.large_threshold
+    cdef inline bint _is_large_range(self, const CellRange* cells) noexcept nogil:
+        return cells.x1 - cells.x0 >= self.large_threshold or cells.y1 - cells.y0 >= self.large_threshold
 
     cdef void _unlink_members(self, int32_t i, int32_t count) noexcept nogil:
         cdef int32_t block = self.mem[i], k
@@ -293,214 +310,218 @@ cdef class UniformGrid(SpatialIndex):
 
     cdef int _link(self, int32_t i) noexcept nogil:
         """Enter object i into the cells of its range (or the large list). All or nothing."""
-        cdef CellRange r = self.range[i]
-        cdef int32_t nx = r.x1 - r.x0 + 1, ny = r.y1 - r.y0 + 1
-        cdef int32_t block, k = 0, cx, cy, b, slot
-        if self._is_large_range(&r):
+        cdef CellRange cells = self.range[i]
+        cdef int32_t cols = cells.x1 - cells.x0 + 1, rows = cells.y1 - cells.y0 + 1
+        cdef int32_t block, k = 0, cx, cy, bucket, slot
+        if self._is_large_range(&cells):
             self.large_slot[i] = <int32_t>self.n_large
             self.large[self.n_large] = i
             self.n_large += 1
             self.mem[i] = -1
             return 0
-        block = self._mem_alloc(nx * ny)
+        block = self._mem_alloc(cols * rows)
         if block < 0:
             return -1
         self.mem[i] = block
         self.large_slot[i] = -1
-        for cy in range(r.y0, r.y1 + 1):
-            for cx in range(r.x0, r.x1 + 1):
-                b = self._bucket_for(cx, cy)
-                slot = -1 if b < 0 else self._bucket_push(b, i, member_of(block, k, nx))
+        for cy in range(cells.y0, cells.y1 + 1):
+            for cx in range(cells.x0, cells.x1 + 1):
+                bucket = self._bucket_for(cx, cy)
+                slot = -1 if bucket < 0 else self._bucket_push(bucket, i, member_of(block, k, cols))
                 if slot < 0:
                     self._unlink_members(i, k)
-                    self._mem_release(block, nx * ny)
+                    self._mem_release(block, cols * rows)
                     self.mem[i] = -1
                     return -1
-                self.mem_bucket[block + k] = b
+                self.mem_bucket[block + k] = bucket
                 self.mem_slot[block + k] = slot
                 k += 1
         return 0
 
-    cdef int _relink(self, int32_t i, const CellRange* nr) noexcept nogil:
-        """Move small object i to the small range nr, touching only the cells it
-        leaves or enters. All or nothing: every step that can fail comes first."""
-        cdef CellRange o = self.range[i]
-        cdef int32_t onx = o.x1 - o.x0 + 1, ony = o.y1 - o.y0 + 1
-        cdef int32_t nnx = nr.x1 - nr.x0 + 1, nny = nr.y1 - nr.y0 + 1
-        cdef int32_t k0n = onx * ony, k1n = nnx * nny, T2 = self.large_threshold * self.large_threshold
-        cdef int32_t* old_b = self.scratch
-        cdef int32_t* old_s = self.scratch + T2
-        cdef int32_t* new_b = self.scratch + 2 * T2
-        cdef int32_t* new_s = self.scratch + 3 * T2
-        cdef int32_t* pushed = self.scratch + 4 * T2
+    cdef int _relink(self, int32_t i, const CellRange* new_cells) noexcept nogil:
+        """Move small object i to the small range new_cells, touching only the
+        cells it leaves or enters. All or nothing: every step that can fail comes
+        first."""
+        cdef CellRange old_cells = self.range[i]
+        cdef int32_t old_cols = old_cells.x1 - old_cells.x0 + 1
+        cdef int32_t new_cols = new_cells.x1 - new_cells.x0 + 1
+        cdef int32_t old_count = old_cols * (old_cells.y1 - old_cells.y0 + 1)
+        cdef int32_t new_count = new_cols * (new_cells.y1 - new_cells.y0 + 1)
+        # The scratch holds five arrays, each with room for the most cells a small
+        # object covers.
+        cdef int32_t most_cells = self.large_threshold * self.large_threshold
+        cdef int32_t* old_bucket = self.scratch
+        cdef int32_t* old_slot = self.scratch + most_cells
+        cdef int32_t* new_bucket = self.scratch + 2 * most_cells
+        cdef int32_t* new_slot = self.scratch + 3 * most_cells
+        cdef int32_t* pushed = self.scratch + 4 * most_cells
         cdef int32_t old_block = self.mem[i], block = old_block, n_pushed = 0
-        cdef int32_t k, cx, cy, b, slot
-        cdef Entry* e
-        for k in range(k0n):
-            old_b[k] = self.mem_bucket[old_block + k]
-            old_s[k] = self.mem_slot[old_block + k]
-        if k1n != k0n:
-            block = self._mem_alloc(k1n)
+        cdef int32_t k, cx, cy, bucket, slot, shared
+        cdef Entry* entries
+        for k in range(old_count):
+            old_bucket[k] = self.mem_bucket[old_block + k]
+            old_slot[k] = self.mem_slot[old_block + k]
+        if new_count != old_count:
+            block = self._mem_alloc(new_count)
             if block < 0:
                 return -1
         # 1. Enter the cells only the new range covers (the only step that can fail).
-        for k in range(k1n):
-            cx = nr.x0 + k % nnx
-            cy = nr.y0 + k // nnx
-            if o.x0 <= cx <= o.x1 and o.y0 <= cy <= o.y1:
+        for k in range(new_count):
+            cx = new_cells.x0 + k % new_cols
+            cy = new_cells.y0 + k // new_cols
+            if old_cells.x0 <= cx <= old_cells.x1 and old_cells.y0 <= cy <= old_cells.y1:
                 continue
-            b = self._bucket_for(cx, cy)
-            slot = -1 if b < 0 else self._bucket_push(b, i, member_of(block, k, nnx))
+            bucket = self._bucket_for(cx, cy)
+            slot = -1 if bucket < 0 else self._bucket_push(bucket, i, member_of(block, k, new_cols))
             if slot < 0:
                 while n_pushed > 0:
                     n_pushed -= 1
-                    self._bucket_remove(new_b[pushed[n_pushed]], new_s[pushed[n_pushed]])
+                    self._bucket_remove(new_bucket[pushed[n_pushed]], new_slot[pushed[n_pushed]])
                 if block != old_block:
-                    self._mem_release(block, k1n)
+                    self._mem_release(block, new_count)
                 return -1
-            new_b[k] = b
-            new_s[k] = slot
+            new_bucket[k] = bucket
+            new_slot[k] = slot
             pushed[n_pushed] = k
             n_pushed += 1
         # 2. Leave the cells only the old range covers. Each bucket holds at most one
         # entry of object i, so these removals never move i's other entries.
-        for k in range(k0n):
-            cx = o.x0 + k % onx
-            cy = o.y0 + k // onx
-            if not (nr.x0 <= cx <= nr.x1 and nr.y0 <= cy <= nr.y1):
-                self._bucket_remove(old_b[k], old_s[k])
+        for k in range(old_count):
+            cx = old_cells.x0 + k % old_cols
+            cy = old_cells.y0 + k // old_cols
+            if not (new_cells.x0 <= cx <= new_cells.x1 and new_cells.y0 <= cy <= new_cells.y1):
+                self._bucket_remove(old_bucket[k], old_slot[k])
         # 3. Keep the shared cells, renumbering their entries for the new block.
-        for k in range(k1n):
-            cx = nr.x0 + k % nnx
-            cy = nr.y0 + k // nnx
-            if o.x0 <= cx <= o.x1 and o.y0 <= cy <= o.y1:
-                b = old_b[(cy - o.y0) * onx + (cx - o.x0)]
-                slot = old_s[(cy - o.y0) * onx + (cx - o.x0)]
-                e = entries_of(&self.buckets[b])
-                e[slot].member = member_of(block, k, nnx)
-                new_b[k] = b
-                new_s[k] = slot
-        for k in range(k1n):
-            self.mem_bucket[block + k] = new_b[k]
-            self.mem_slot[block + k] = new_s[k]
+        for k in range(new_count):
+            cx = new_cells.x0 + k % new_cols
+            cy = new_cells.y0 + k // new_cols
+            if old_cells.x0 <= cx <= old_cells.x1 and old_cells.y0 <= cy <= old_cells.y1:
+                shared = (cy - old_cells.y0) * old_cols + (cx - old_cells.x0)
+                bucket = old_bucket[shared]
+                slot = old_slot[shared]
+                entries = entries_of(&self.buckets[bucket])
+                entries[slot].member = member_of(block, k, new_cols)
+                new_bucket[k] = bucket
+                new_slot[k] = slot
+        for k in range(new_count):
+            self.mem_bucket[block + k] = new_bucket[k]
+            self.mem_slot[block + k] = new_slot[k]
         if block != old_block:
-            self._mem_release(old_block, k0n)
+            self._mem_release(old_block, old_count)
             self.mem[i] = block
-        self.range[i] = nr[0]
+        self.range[i] = new_cells[0]
         return 0
 
     cdef void _unlink(self, int32_t i) noexcept nogil:
-        cdef int32_t s, last, k
-        cdef CellRange r
+        cdef int32_t slot, last, count
+        cdef CellRange cells
         if self.mem[i] < 0:
-            s = self.large_slot[i]
+            slot = self.large_slot[i]
             self.n_large -= 1
             last = self.large[self.n_large]
-            self.large[s] = last
-            self.large_slot[last] = s
+            self.large[slot] = last
+            self.large_slot[last] = slot
             self.large_slot[i] = -1
             return
-        r = self.range[i]
-        k = (r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1)
-        self._unlink_members(i, k)
-        self._mem_release(self.mem[i], k)
+        cells = self.range[i]
+        count = (cells.x1 - cells.x0 + 1) * (cells.y1 - cells.y0 + 1)
+        self._unlink_members(i, count)
+        self._mem_release(self.mem[i], count)
         self.mem[i] = -1
 
     # ------------------------------------------------------------- queries
 
     cdef inline void _visit_cell(self, const Query* q, int32_t cx, int32_t cy,
-                                 uint32_t s) noexcept nogil:
-        cdef int32_t b = table_find(&self.table, cell_key(cx, cy)), j
-        cdef Entry* e
-        if b < 0:
+                                 uint32_t stamp) noexcept nogil:
+        cdef int32_t bucket = table_find(&self.table, cell_key(cx, cy)), j
+        cdef Entry* entries
+        if bucket < 0:
             return
-        e = entries_of(&self.buckets[b])
-        for j in range(self.buckets[b].n):
-            self._offer(q, e[j].obj, s)
+        entries = entries_of(&self.buckets[bucket])
+        for j in range(self.buckets[bucket].n):
+            self._offer(q, entries[j].obj, stamp)
 
-    cdef inline void _visit_first_meetings(self, const Query* q, int32_t b,
+    cdef inline void _visit_first_meetings(self, const Query* q, int32_t bucket,
                                            uint32_t edge) noexcept nogil:
-        """Offer the objects of bucket b (a cell of a rectangle of cells) for which
+        """Offer the objects of the bucket (a cell of a rectangle of cells) for which
         it is the first cell (lowest column, then row) they share with the
         rectangle: `edge` has bit 0 set unless the cell is in the rectangle's first
         column, bit 1 unless in its first row, and such a cell must then be the
         object's own first column or row. So each object is met once, with no
         stamps to read or write."""
-        cdef Entry* e = entries_of(&self.buckets[b])
+        cdef Entry* entries = entries_of(&self.buckets[bucket])
         cdef int32_t j
-        for j in range(self.buckets[b].n):
-            if e[j].member & edge == edge:
-                self._take(q, e[j].obj)
+        for j in range(self.buckets[bucket].n):
+            if entries[j].member & edge == edge:
+                self._take(q, entries[j].obj)
 
     cdef void _visit_rectangle(self, const Query* q) noexcept nogil:
         """Visit the cells of q's rectangle of cells. A small rectangle's table
         slots, then its buckets, are fetched all at once before they are read:
         a query's cells lie scattered in memory."""
-        cdef const CellRange* r = &q.cells
-        cdef int32_t cx, cy, b, found[PREFETCHED_CELLS]
+        cdef const CellRange* cells = &q.cells
+        cdef int32_t cx, cy, bucket, found[PREFETCHED_CELLS]
         cdef Py_ssize_t k = 0
-        cdef bint small = (<int64_t>r.x1 - r.x0 + 1) * (<int64_t>r.y1 - r.y0 + 1) <= PREFETCHED_CELLS
+        cdef bint small = (<int64_t>cells.x1 - cells.x0 + 1) * (<int64_t>cells.y1 - cells.y0 + 1) \
+            <= PREFETCHED_CELLS
         if small:
-            for cy in range(r.y0, r.y1 + 1):
-                for cx in range(r.x0, r.x1 + 1):
+            for cy in range(cells.y0, cells.y1 + 1):
+                for cx in range(cells.x0, cells.x1 + 1):
                     prefetch(&self.table.slots[table_home(&self.table, cell_key(cx, cy))])
-            for cy in range(r.y0, r.y1 + 1):
-                for cx in range(r.x0, r.x1 + 1):
-                    b = table_find(&self.table, cell_key(cx, cy))
-                    found[k] = b
+            for cy in range(cells.y0, cells.y1 + 1):
+                for cx in range(cells.x0, cells.x1 + 1):
+                    bucket = table_find(&self.table, cell_key(cx, cy))
+                    found[k] = bucket
                     k += 1
-                    if b >= 0:
-                        prefetch(&self.buckets[b])
-                        prefetch(<char*>&self.buckets[b] + sizeof(Bucket) - 1)
+                    if bucket >= 0:
+                        prefetch(&self.buckets[bucket])
+                        prefetch(<char*>&self.buckets[bucket] + sizeof(Bucket) - 1)
             k = 0
-        for cy in range(r.y0, r.y1 + 1):
-            for cx in range(r.x0, r.x1 + 1):
+        for cy in range(cells.y0, cells.y1 + 1):
+            for cx in range(cells.x0, cells.x1 + 1):
                 if small:
-                    b = found[k]
+                    bucket = found[k]
                     k += 1
                 else:
-                    b = table_find(&self.table, cell_key(cx, cy))
-                if b >= 0:
-                    self._visit_first_meetings(q, b, (cx != r.x0) | ((cy != r.y0) << 1))
+                    bucket = table_find(&self.table, cell_key(cx, cy))
+                if bucket >= 0:
+                    self._visit_first_meetings(q, bucket, (cx != cells.x0) | ((cy != cells.y0) << 1))
 
-    cdef void _walk_swept_cells(self, const Query* q, uint32_t s) noexcept nogil:
+    cdef void _walk_swept_cells(self, const Query* q, uint32_t stamp) noexcept nogil:
         # Each column of cells meets the swept box during a window of time, and
         # within it the box's y extent is an interval: every touched cell is visited.
-        cdef const CellRange* r = &q.cells
-        cdef double S = self.cell_size, xa, ylo, yhi
-        cdef int32_t cx, cy, cy0, cy1
-        for cx in range(r.x0, r.x1 + 1):
-            xa = self.origin_x + cx * S
-            if not swept_rows(&q.box, q.dx, q.dy, xa, xa + S, &ylo, &yhi):
-                continue
-            ylo = floor((ylo - self.origin_y) / S)
-            yhi = floor((yhi - self.origin_y) / S)
-            cy0 = r.y0 if ylo < r.y0 else <int32_t>ylo
-            cy1 = r.y1 if yhi > r.y1 else <int32_t>yhi
-            for cy in range(cy0, cy1 + 1):
-                self._visit_cell(q, cx, cy, s)
+        cdef const CellRange* cells = &q.cells
+        cdef double cell = self.cell_size, column_x
+        cdef int32_t cx
+        cdef int64_t cy, first_row, last_row
+        for cx in range(cells.x0, cells.x1 + 1):
+            column_x = self.origin_x + cx * cell
+            if swept_column_rows(&q.box, q.dx, q.dy, column_x, column_x + cell,
+                                 self.origin_y, cell, True, cells.y0, cells.y1,
+                                 &first_row, &last_row):
+                for cy in range(first_row, last_row + 1):
+                    self._visit_cell(q, cx, <int32_t>cy, stamp)
 
     cdef void _collect(self, const Query* q) noexcept nogil:
         """Fill `out` with the ids the query selects (out has room for every object)."""
-        cdef const CellRange* r = &q.cells
-        cdef double n_cells = (<double>r.x1 - r.x0 + 1.0) * (<double>r.y1 - r.y0 + 1.0)
-        cdef int32_t cx, cy, i
+        cdef const CellRange* cells = &q.cells
+        cdef int32_t i
         cdef Py_ssize_t j
         self.out_n = 0
-        if n_cells <= self.n_live:
+        if not scan_beats_visit(<double>cells.x1 - cells.x0 + 1.0, <double>cells.y1 - cells.y0 + 1.0,
+                                self.n_live):
             if q.kind == Q_SWEPT:
                 self._walk_swept_cells(q, self._next_stamp())
             else:
                 self._visit_rectangle(q)
         else:
-            # The query covers more cells than there are objects: scanning is cheaper.
             for i in range(<int32_t>self.obj_hi):
                 if self.body[i].kind != SHAPE_FREE and self.large_slot[i] < 0 \
-                        and ranges_meet(&self.range[i], r):
+                        and ranges_meet(&self.range[i], cells):
                     self._take(q, i)
         for j in range(self.n_large):
             i = self.large[j]
-            if ranges_meet(&self.range[i], r):
+            if ranges_meet(&self.range[i], cells):
                 self._take(q, i)
 
     # --------------------------------------------------------------- pairs
@@ -724,26 +745,32 @@ cdef class UniformGrid(SpatialIndex):
     # --------------------------------------------------------------- extras
 
     def cells_of(self, object_id):
-        """(cx0, cy0, cx1, cy1): the inclusive cell range an object covers."""
+        """(cx0, cy0, cx1, cy1): the inclusive range of cells (ints) an object's box
+        covers. Raises KeyError for an unknown id, RuntimeError if another thread's
+        call holds the index."""
         self._idle()
         cdef CellRange r = self.range[self._check_id(object_id)]
         return (r.x0, r.y0, r.x1, r.y1)
 
     def is_large(self, object_id):
-        """True if the object lives on the large-object list instead of in cells."""
+        """True if the object lives on the large-object list instead of in cells.
+        Raises KeyError for an unknown id, RuntimeError if another thread's call
+        holds the index."""
         self._idle()
         return self.large_slot[self._check_id(object_id)] >= 0
 
     def cell_of(self, x, y):
-        """The integer cell (cx, cy) containing a point."""
-        cdef Box b
-        cdef CellRange r
-        b.minx = b.maxx = check_finite(x, "x")
-        b.miny = b.maxy = check_finite(y, "y")
-        code = range_of(&b, self.origin_x, self.origin_y, self.cell_size, &r)
+        """The cell (cx, cy), as ints, containing the point (x, y) in world units.
+        Raises ValueError naming x or y if it is not a finite number or lies past
+        2**30 cells from the origin."""
+        cdef Box point
+        cdef CellRange cell
+        point.minx = point.maxx = check_finite(x, "x")
+        point.miny = point.maxy = check_finite(y, "y")
+        code = range_of(&point, self.origin_x, self.origin_y, self.cell_size, &cell)
         if code:
-            raise input_error(code, "", b.minx, b.miny, 0.0, 0.0, self.cell_size)
-        return (r.x0, r.y0)
+            raise input_error(code, "", point.minx, point.miny, 0.0, 0.0, self.cell_size)
+        return (cell.x0, cell.y0)
 
     def stats(self):
         """Occupancy figures, in the schema both grids share (STATS_KEYS):
@@ -771,7 +798,9 @@ cdef class UniformGrid(SpatialIndex):
                            "occupied_cells": self.n_active}], self)
 
     def cell_counts(self):
-        """{(cx, cy): number of objects} for every active cell."""
+        """{(cx, cy): number of objects} for every cell holding at least one; large
+        objects are not counted. Raises RuntimeError if another thread's call holds
+        the index."""
         cdef Py_ssize_t i
         self._claim()       # the dict grows as it is read: Python code can run meanwhile
         try:

@@ -165,6 +165,10 @@ def test_pair_ids_reuses_the_out_buffer():
     pairs = grid.pair_ids(out)
     assert pairs.base is out and sorted(map(tuple, pairs.tolist())) == [(0, 1), (2, 3)]
     assert grid.pair_ids(np.empty((1, 2), np.int32)).shape == (2, 2)   # too small: a new array
+    for wrong in (np.empty((10, 3), np.int32), np.empty((10, 2), np.int64),
+                  np.empty((20, 2), np.int32)[::2], [[0, 0]] * 10):
+        with pytest.raises(ValueError, match="out must be an"):
+            grid.pair_ids(wrong)
 
 
 def test_batch_accepts_any_buffer_and_handles():

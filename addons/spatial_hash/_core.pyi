@@ -1,10 +1,12 @@
 """Type stubs for the compiled core (cython_src/_core.pyx), for editors and type
 checkers. Coordinates and sizes are world units (floats); ids are the index's own
-non-negative ints; a handle is whatever was stored with an object (its id by
-default) and is what queries return. Bad values raise ValueError naming them
-(NaN or infinite coordinates, negative sizes, objects too far from the origin);
-unknown ids raise KeyError; a call made while another thread is inside a call on
-the same index raises RuntimeError."""
+non-negative ints, reused after removal; a handle is whatever was stored with an
+object (its id by default) and is what queries return. Arguments typed float
+raise TypeError when they are not numbers. Bad values raise ValueError naming
+them (NaN or infinite coordinates, negative sizes, objects out of the index's
+range); unknown ids raise KeyError; running out of memory raises MemoryError; a
+call made while another thread's call holds the index raises RuntimeError. The
+compiled classes' docstrings say what each method takes, returns and raises."""
 from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -12,6 +14,9 @@ import numpy.typing as npt
 
 # The keys of stats(), in order, the same for both grids.
 STATS_KEYS: Tuple[str, ...]
+# Bytes per struct the core's memory layout is designed around (Body, Shape,
+# Entry, Bucket, CellSlot), for tests.
+STRUCT_SIZES: Dict[str, int]
 
 Vec2 = Union[Tuple[float, float], Sequence[float], Any]     # or anything with .x and .y
 Rect = Union[Tuple[float, float, float, float], Sequence[float], Any]  # or .position/.size
@@ -62,30 +67,38 @@ class SpatialIndex:
     # Pairs: each overlapping pair once, smaller id first.
     def pairs(self) -> List[Tuple[Any, Any]]: ...
     def pair_ids(self, out: Optional[npt.NDArray[np.int32]] = ...) -> npt.NDArray[np.int32]:
-        """(k, 2) int32 ids; `out` (m >= k rows) is reused when given."""
+        """(k, 2) int32 ids, smaller first; `out`, an (m, 2) int32 C-contiguous
+        array, is reused when m >= k. ValueError for any other `out`."""
     def candidate_ids(self, out: Optional[npt.NDArray[np.int32]] = ...) -> npt.NDArray[np.int32]:
-        """(k, 2) int32 ids of every pair the narrow phase tests (a superset of pair_ids)."""
+        """(k, 2) int32 ids of every pair the narrow phase tests (a superset of
+        pair_ids); `out` as for pair_ids."""
 
     # Batches: every row is validated before anything changes.
     def insert_rects(self, rects: ArrayLike, handles: Optional[Sequence[Hashable]] = ...
                      ) -> npt.NDArray[np.int64]:
-        """rects: (n, 4) rows of x, y, width, height; returns n ids."""
+        """rects: (n, 4) float64 rows of x, y, width, height; returns (n,) int64 ids.
+        ValueError for a wrong shape, a bad row or len(handles) != n."""
     def insert_circles(self, centers: ArrayLike, radii: ArrayLike,
                        handles: Optional[Sequence[Hashable]] = ...) -> npt.NDArray[np.int64]:
-        """centers: (n, 2); radii: (n,) or one number; returns n ids."""
+        """centers: (n, 2) float64; radii: (n,) or one number; returns (n,) int64 ids."""
     def update_rects(self, ids: ArrayLike, rects: ArrayLike) -> None:
-        """ids: n distinct live ids; rects: (n, 4)."""
+        """ids: (n,) integer array of distinct live ids; rects: (n, 4) float64.
+        TypeError for non-integer ids, KeyError for an unknown one, ValueError
+        for a repeated one, a row count other than n or a bad row."""
     def update_circles(self, ids: ArrayLike, centers: ArrayLike, radii: ArrayLike) -> None: ...
     def remove_many(self, ids: ArrayLike) -> None:
-        """ids: distinct live ids; all are checked before any is removed."""
+        """ids: (n,) integer array of distinct live ids; all are checked before
+        any is removed (TypeError, KeyError, ValueError as in update_rects)."""
     def query_rects(self, rects: ArrayLike, exact: bool = ...
                     ) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
-        """CSR results: the ids of query k are ids[offsets[k]:offsets[k + 1]]."""
+        """rects: (m, 4) float64. Returns (offsets, ids): (m + 1,) int64 and int32
+        object ids (not handles); query k's are ids[offsets[k]:offsets[k + 1]]."""
 
 
 class UniformGrid(SpatialIndex):
-    """One cell size; objects over `large_threshold` cells on a side go to a
-    large-object list."""
+    """One cell size (world units; cell (cx, cy) starts at origin + (cx, cy) *
+    cell_size, cell coordinates within +-2**30); objects over `large_threshold`
+    cells on a side go to a large-object list."""
     cell_size: float
     origin_x: float
     origin_y: float
@@ -103,7 +116,8 @@ class UniformGrid(SpatialIndex):
 
 class HierarchicalGrid(SpatialIndex):
     """Levels of cell sizes growing by `hierarchy_factor`; each object in one cell
-    of the level that fits it; `threads` for batch moves and the pair pass."""
+    of the level that fits it; `threads` for batch moves and the pair pass.
+    Sizes up to 1e150 and coordinates up to 1e160 (world units)."""
     hierarchy_factor: float
     density: float
     threads: int
