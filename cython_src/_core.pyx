@@ -25,6 +25,27 @@ cdef extern from *:
     int count_trailing_zeros(unsigned long long x) noexcept nogil
     int count_ones(unsigned long long x) noexcept nogil
 
+cdef extern from *:
+    """
+    #ifdef _WIN32
+    #include <windows.h>
+    static double now_ms(void) {
+        LARGE_INTEGER frequency, count;
+        QueryPerformanceFrequency(&frequency);
+        QueryPerformanceCounter(&count);
+        return 1e3 * (double)count.QuadPart / (double)frequency.QuadPart;
+    }
+    #else
+    #include <time.h>
+    static double now_ms(void) {
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        return 1e3 * (double)t.tv_sec + 1e-6 * (double)t.tv_nsec;
+    }
+    #endif
+    """
+    double now_ms() noexcept nogil     # a monotonic clock, in milliseconds
+
 cdef extern from "Python.h":
     PyObject** PySequence_Fast_ITEMS(object)
     void incref "Py_INCREF" (PyObject*)

@@ -197,8 +197,6 @@ cdef class HierarchicalGrid(SpatialIndex):
     cdef readonly int threads
     cdef PairChunk* chunks
     cdef Py_ssize_t chunks_cap, chunks_ready
-    cdef int32_t* new_cell      # per row of a batch move: see _move_rows
-    cdef Py_ssize_t new_cell_cap
     cdef Py_ssize_t growths     # level tables grown so far
 
     def __cinit__(self, hierarchy_factor=2.0, density=0.125, threads=1):
@@ -232,7 +230,6 @@ cdef class HierarchicalGrid(SpatialIndex):
             free(self.chunks[k].found.ids)
             free(self.chunks[k].passed)
         free(self.chunks)
-        free(self.new_cell)
         free(self.levels)
         free(self.order)
         free(self.level_of)
@@ -484,20 +481,22 @@ cdef class HierarchicalGrid(SpatialIndex):
         cdef int32_t i, cell
         cdef Level* L
         cdef Body b
-        if grow_array(<void**>&self.new_cell, &self.new_cell_cap, n, sizeof(int32_t)) < 0:
+        cdef double started = now_ms(), settled
+        if grow_array(<void**>&self.row_state, &self.row_state_cap, n, sizeof(int32_t)) < 0:
             return -1
         if self._serial(n):
             for k in range(n):
-                self.new_cell[k] = self._settle_row(<int32_t>ids[k], &batch, k)
+                self.row_state[k] = self._settle_row(<int32_t>ids[k], &batch, k)
         else:
             for k in prange(n, num_threads=self.threads, schedule="dynamic", chunksize=PARALLEL_CHUNK):
-                self.new_cell[k] = self._settle_row(<int32_t>ids[k], &batch, k)
+                self.row_state[k] = self._settle_row(<int32_t>ids[k], &batch, k)
+        settled = now_ms()
         for k in range(n):
-            if k + MOVE_LOOKAHEAD < n and self.new_cell[k + MOVE_LOOKAHEAD] >= 0:
+            if k + MOVE_LOOKAHEAD < n and self.row_state[k + MOVE_LOOKAHEAD] >= 0:
                 i = <int32_t>ids[k + MOVE_LOOKAHEAD]
-                prefetch(&self.levels[self.level_of[i]].head[self.new_cell[k + MOVE_LOOKAHEAD]])
+                prefetch(&self.levels[self.level_of[i]].head[self.row_state[k + MOVE_LOOKAHEAD]])
             i = <int32_t>ids[k]
-            cell = self.new_cell[k]
+            cell = self.row_state[k]
             if cell >= 0:
                 L = &self.levels[self.level_of[i]]
                 if self.growths != growths:
@@ -510,6 +509,7 @@ cdef class HierarchicalGrid(SpatialIndex):
                 body_of_row(&batch, k, &b)
                 if self._move(i, &b) < 0:
                     return -1
+        self._phase_times(started, settled)
         return 0
 
     cdef inline int32_t _settle_row(self, int32_t i, const Rows* batch, Py_ssize_t k) noexcept nogil:

@@ -30,6 +30,13 @@ cdef inline bint scan_beats_visit(double columns, double rows, Py_ssize_t object
 cdef enum:
     MOVE_LOOKAHEAD = 8
 
+# The phases of a frame that last_phase_ms() reports.
+cdef enum:
+    PHASE_MOVES = 0     # a batch update: new bodies of the objects that stay put
+    PHASE_RELINKS = 1   # a batch update: moving the others between cells
+    PHASE_PAIRS = 2     # the pair pass
+    PHASES = 3
+
 
 cdef int grow_array(void** ptr, Py_ssize_t* cap, Py_ssize_t need, size_t item) noexcept nogil:
     """Make room for `need` items; on failure the old block stays valid and -1 is returned."""
@@ -148,6 +155,9 @@ cdef class SpatialIndex:
     cdef Py_ssize_t out_n, out_cap
     cdef PairList found          # the last pair pass's pairs (or candidates)
     cdef bint keep_candidates   # the pair pass keeps every pair it tests
+    cdef int32_t* row_state     # per row of a batch move: see _move_rows
+    cdef Py_ssize_t row_state_cap
+    cdef double phase_ms[PHASES]
     cdef bint busy
     cdef readonly Py_ssize_t broad_phase_pairs
     cdef readonly Py_ssize_t narrow_phase_checks
@@ -163,6 +173,7 @@ cdef class SpatialIndex:
         free(self.free_ids)
         free(self.out)
         free(self.found.ids)
+        free(self.row_state)
 
     def __len__(self):
         return self.n_live
@@ -198,6 +209,11 @@ cdef class SpatialIndex:
 
     cdef void _detach(self, int32_t i) noexcept nogil:
         pass
+
+    cdef bint _stays(self, int32_t i, const Body* b) noexcept nogil:
+        """If live object i with body b stays where the index keeps it, give it b
+        and return True; otherwise change nothing and return False."""
+        return False
 
     cdef void _prefetch_move(self, int32_t i) noexcept nogil:
         """Start loading what _move(i) will touch; batch moves call it a few
@@ -625,10 +641,13 @@ cdef class SpatialIndex:
         cdef int failed
         cdef Py_ssize_t met = self.broad_phase_pairs, checks = self.narrow_phase_checks
         cdef Py_ssize_t hits = self.hits
+        cdef double started = now_ms()
         self.keep_candidates = candidates
         with nogil:
             failed = self._find_pairs()
         self.keep_candidates = False
+        if not candidates:
+            self.phase_ms[PHASE_PAIRS] = now_ms() - started
         if candidates:
             self.broad_phase_pairs, self.narrow_phase_checks, self.hits = met, checks, hits
         if failed:
@@ -692,6 +711,15 @@ cdef class SpatialIndex:
             return self._found_array(out)
         finally:
             self.busy = False
+
+    def last_phase_ms(self):
+        """Where the last frame's time went, in milliseconds: {"moves": the last
+        batch update's new bodies for objects that stayed in their cells,
+        "relinks": its moves of the others between cells, "pairs": the last
+        pair pass}; 0.0 for what has not run yet. Single-object calls leave
+        them as they are."""
+        return {"moves": self.phase_ms[PHASE_MOVES], "relinks": self.phase_ms[PHASE_RELINKS],
+                "pairs": self.phase_ms[PHASE_PAIRS]}
 
     # --------------------------------------------------------------- validation
 
@@ -897,16 +925,32 @@ cdef class SpatialIndex:
 
     cdef int _move_rows(self, const int64_t[::1] ids, const double[:, ::1] rows,
                         const double[::1] radii) noexcept nogil:
+        """Two passes, timed apart: every object that stays where the index keeps
+        it takes its new body (the moves), then the others are re-placed in row
+        order (the relinks)."""
         cdef Py_ssize_t k, n = ids.shape[0]
         cdef Body b
         cdef Rows batch = rows_of(rows, radii)
+        cdef double started = now_ms(), settled
+        if grow_array(<void**>&self.row_state, &self.row_state_cap, n, sizeof(int32_t)) < 0:
+            return -1
         for k in range(n):
             if k + MOVE_LOOKAHEAD < n:
                 self._prefetch_move(<int32_t>ids[k + MOVE_LOOKAHEAD])
             body_of_row(&batch, k, &b)
-            if self._move(<int32_t>ids[k], &b) < 0:
-                return -1
+            self.row_state[k] = not self._stays(<int32_t>ids[k], &b)
+        settled = now_ms()
+        for k in range(n):
+            if self.row_state[k]:
+                body_of_row(&batch, k, &b)
+                if self._move(<int32_t>ids[k], &b) < 0:
+                    return -1
+        self._phase_times(started, settled)
         return 0
+
+    cdef inline void _phase_times(self, double started, double settled) noexcept nogil:
+        self.phase_ms[PHASE_MOVES] = settled - started
+        self.phase_ms[PHASE_RELINKS] = now_ms() - settled
 
     cdef object _insert_rows(self, const double[:, ::1] rows, const double[::1] radii, handles):
         cdef Py_ssize_t placed

@@ -154,6 +154,14 @@ cdef class UniformGrid(SpatialIndex):
         range_of(&self.body[i].box, self.origin_x, self.origin_y, self.cell_size, &self.range[i])
         return self._link(i)
 
+    cdef bint _stays(self, int32_t i, const Body* b) noexcept nogil:
+        cdef CellRange cells
+        range_of(&b.box, self.origin_x, self.origin_y, self.cell_size, &cells)
+        if memcmp(&cells, &self.range[i], sizeof(CellRange)) != 0:
+            return False
+        self.body[i] = b[0]
+        return True
+
     cdef int _move(self, int32_t i, const Body* b) noexcept nogil:
         """Only an object whose cell range changes is re-bucketed."""
         cdef CellRange old_cells = self.range[i], new_cells

@@ -272,3 +272,21 @@ def test_scene_step_moves_and_bounces_inside_the_world():
         for _ in range(300):
             scene.step(0.5)
             assert (scene.pos >= 0).all() and (scene.pos <= hi).all()
+
+
+@pytest.mark.parametrize("make", [lambda: UniformGrid(4.0), lambda: HierarchicalGrid()])
+def test_phase_times_follow_the_calls_that_ran(make):
+    grid = make()
+    assert grid.last_phase_ms() == {"moves": 0.0, "relinks": 0.0, "pairs": 0.0}
+    rng = np.random.default_rng(2)
+    centers = rng.uniform(0, 400, (5000, 2))
+    ids = grid.insert_circles(centers, 1.0)
+    grid.update_circles(ids, centers + 3.0, 1.0)     # every object changes cells
+    moved = grid.last_phase_ms()
+    assert moved["moves"] >= 0.0 and moved["relinks"] > 0.0 and moved["pairs"] == 0.0
+    grid.pair_ids()
+    timed = grid.last_phase_ms()
+    assert timed["pairs"] > 0.0 and (timed["moves"], timed["relinks"]) == (moved["moves"], moved["relinks"])
+    grid.candidate_ids()
+    grid.update_rect(0, 1.0, 1.0, 1.0, 1.0)
+    assert grid.last_phase_ms() == timed          # neither a candidate pass nor a single call

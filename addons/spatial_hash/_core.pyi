@@ -69,6 +69,9 @@ class SpatialIndex:
     def pair_ids(self, out: Optional[npt.NDArray[np.int32]] = ...) -> npt.NDArray[np.int32]:
         """(k, 2) int32 ids, smaller first; `out`, an (m, 2) int32 C-contiguous
         array, is reused when m >= k. ValueError for any other `out`."""
+    def last_phase_ms(self) -> Dict[str, float]:
+        """{"moves", "relinks", "pairs"}: ms of the last batch update's two passes
+        and of the last pair pass."""
     def candidate_ids(self, out: Optional[npt.NDArray[np.int32]] = ...) -> npt.NDArray[np.int32]:
         """(k, 2) int32 ids of every pair the narrow phase tests (a superset of
         pair_ids); `out` as for pair_ids."""
