@@ -1,4 +1,6 @@
 """The batch API against the per-object API and brute force."""
+import os
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -290,3 +292,66 @@ def test_phase_times_follow_the_calls_that_ran(make):
     grid.candidate_ids()
     grid.update_rect(0, 1.0, 1.0, 1.0, 1.0)
     assert grid.last_phase_ms() == timed          # neither a candidate pass nor a single call
+
+
+def test_busy_processes_run_in_the_block_and_always_stop():
+    from spatial_hash.bench.busy import busy_processes
+    with busy_processes(2) as workers:
+        assert len(workers) == 2 and all(w.is_alive() for w in workers)
+    assert [w.exitcode for w in workers] == [0, 0]      # stopped by the event, not killed
+    for failure in (RuntimeError, KeyboardInterrupt):
+        with pytest.raises(failure):
+            with busy_processes(2) as workers:
+                raise failure("the timed body failed")
+        assert not any(w.is_alive() for w in workers)
+
+
+class PhasedGrid:
+    """A uniform grid that reports a phase split, as the core's last_phase_ms
+    will: every call's moves one ms more than the last."""
+    calls = 0
+
+    def __init__(self, cell_size):
+        self.grid = UniformGrid(cell_size)
+
+    def __getattr__(self, name):
+        return getattr(self.grid, name)
+
+    def last_phase_ms(self):
+        PhasedGrid.calls += 1
+        return {"moves": float(PhasedGrid.calls), "relinks": 0.5, "pairs": 0.25}
+
+
+def test_benchmark_records_the_phases_of_indexes_that_report_them(monkeypatch):
+    from spatial_hash import bench
+    from spatial_hash.bench import peers
+    monkeypatch.setattr(peers.BatchAPI, "make_index", lambda self, scene: PhasedGrid(scene.cell_size))
+    monkeypatch.setattr(PhasedGrid, "calls", 0)
+    records, problems = bench.run({"uniform": [300]}, [peers.BatchAPI, peers.HierarchicalBatchAPI],
+                                  frames=3, full=False)
+    assert problems == []
+    uniform, hierarchical = records
+    assert uniform["phases_ms"]["moves"] == {"median": 2.0, "best": 1.0, "frame_ms": [1.0, 2.0, 3.0]}
+    assert uniform["phases_ms"]["pairs"]["best"] == 0.25 and set(uniform["phases_ms"]) == {"moves", "relinks", "pairs"}
+    assert "phases_ms" not in hierarchical      # an index without last_phase_ms: no phase data
+    lines = bench.phase_report(records).splitlines()
+    assert len(lines) == 1 and bench.UNIFORM in lines[0]
+    assert "moves" in lines[0] and "relinks 0.50 + pairs 0.25 + other" in lines[0]
+
+
+def test_contended_run_writes_both_loads(tmp_path, monkeypatch, capsys):
+    import json
+    from spatial_hash import bench
+    monkeypatch.setattr(bench, "per_object_best", lambda: {
+        "n": 1, "update_same_cells_us": 0.5, "query_nearby_us": 0.5, "query_nearby_warm_us": 0.5,
+        "query_nearby_warm_results": 10, "query_nearby_mean_results": 10.0})
+    argv = ["--contended", "--scenes", "uniform", "--sizes", "1000", "--frames", "2", "--out", str(tmp_path)]
+    assert bench.main(argv) == 0
+    results = json.loads((tmp_path / "results.json").read_text())
+    loads = [r["load"] for r in results["records"]]
+    assert loads.count("idle") == loads.count("contended") == len(loads) // 2 > 0
+    assert results["busy_processes"] == (os.cpu_count() or 1)
+    out = capsys.readouterr().out
+    if bench.peers.THREADS > 1:      # on one core there is no threaded method to compare
+        for load, goal in bench.THREAD_TARGETS.items():
+            assert f"N=1,000, {load}: " in out and f"(target at most {goal:g}x)" in out

@@ -4,7 +4,8 @@ Every method runs on the same scenes for the same frames (move every object,
 bring the index up to date, emit all overlapping pairs). The command checks that
 all methods report the same pairs, prints ms/frame with speed ratios, and writes
 a JSON file and a log-log scaling plot. The quick default takes well under a
-minute; --full runs the slow peers further and times more frames.
+minute; --full runs the slow peers further and times more frames; --contended
+times everything again with every core kept busy by competing processes.
 """
 import argparse
 import json
@@ -17,9 +18,14 @@ import time
 import numpy as np
 
 from spatial_hash.bench import peers, scenes
+from spatial_hash.bench.busy import busy_processes
 
 BATCH_METHODS = [m.name for m in peers.METHODS if m.batch]
 UNIFORM, HIERARCHICAL = peers.BatchAPI.name, peers.HierarchicalBatchAPI.name
+THREADED = peers.ThreadedHierarchicalBatchAPI.name
+# Threads never hurt: the threaded hierarchical grid at most this many times the
+# one-thread time, on an idle machine and with every core busy with other work.
+THREAD_TARGETS = {"idle": 1.1, "contended": 1.25}
 QUICK_SIZES = {"uniform": [1_000, 10_000, 100_000, 1_000_000], "mixed": [100_000],
                "clustered": [100_000], "bullets": [10_100]}
 FULL_SIZES = {"uniform": [1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000],
@@ -35,34 +41,49 @@ ROUNDS = 3
 
 
 def time_method(method_cls, scene, frames):
-    """ms per frame for `frames` frames after one warm-up frame, and the method's
-    pairs on the last frame in canonical form."""
+    """ms per frame for `frames` frames after one warm-up frame, each frame's
+    phases as the method splits them (if it does), and the method's pairs on the
+    last frame in canonical form."""
     scene = scene.copy()
     method = method_cls()
     method.setup(scene)
     scene.step()
     method.frame(scene)
-    times = []
+    times, phases = [], []
     for _ in range(frames):
         start = time.perf_counter()
         scene.step()
         result = method.frame(scene)
         times.append(1e3 * (time.perf_counter() - start))
-    return times, method.canonical(result)
+        split = method.phases()
+        if split is not None:
+            phases.append(split)
+    return times, phases, method.canonical(result)
 
 
-def run(sizes, methods, frames, full):
+def phase_summary(frames):
+    """Per phase, its median and fastest ms over the frames, and every frame's."""
+    summary = {}
+    for phase in frames[0]:
+        values = [split[phase] for split in frames]
+        summary[phase] = {"median": statistics.median(values), "best": min(values), "frame_ms": values}
+    return summary
+
+
+def run(sizes, methods, frames, full, load="idle"):
     """Time every method on every scene for `frames` frames, taken in ROUNDS
     rounds over the whole plan. A method's figure is its fastest frame, as
     timeit reports the fastest run: interference from the rest of the machine
     only ever adds time, and spread over rounds it cannot spoil every frame of
-    one method. The median is kept too, with every frame's time."""
+    one method. The median is kept too, with every frame's time, and the phase
+    split of methods that report one. Every record is marked with `load`."""
     def cap(method):
         return method.max_n_full if full else method.max_n
 
     plan = [(name, n, m) for name, ns in sizes.items() for n in ns for m in methods]
     counted = [(name, n, m) for name, n, m in plan if cap(m) is None or n <= cap(m)]
     times = {key: [] for key in counted}
+    phases = {key: [] for key in counted}
     last_pairs = {}
     made = {}         # each scene is generated once; every run starts from a copy
     rounds = min(ROUNDS, frames)
@@ -73,8 +94,9 @@ def run(sizes, methods, frames, full):
             label = f"[round {r + 1}/{rounds}: {step:>2}/{len(counted)}] {name:<9} N={n:>9,} {method.name:<46}"
             if (name, n) not in made:
                 made[(name, n)] = scenes.SCENES[name](n)
-            frame_times, last_pairs[key] = time_method(method, made[(name, n)], share)
+            frame_times, frame_phases, last_pairs[key] = time_method(method, made[(name, n)], share)
             times[key] += frame_times
+            phases[key] += frame_phases
             progress(f"{label} {min(frame_times):10.2f} ms/frame")
     records = []
     agreement = []
@@ -83,13 +105,16 @@ def run(sizes, methods, frames, full):
         if key not in times:
             progress(f"{name:<9} N={n:>9,} {method.name:<46} skipped (too slow above "
                      f"N={cap(method):,}; --full raises the cap)")
-            records.append({"scene": name, "n": n, "method": method.name, "skipped": True})
+            records.append({"scene": name, "n": n, "method": method.name, "skipped": True, "load": load})
             continue
         pairs = last_pairs[key]
-        records.append({"scene": name, "n": n, "method": method.name, "peer": method.peer,
-                        "ms_per_frame": min(times[key]), "median_ms": statistics.median(times[key]),
-                        "frame_ms": times[key],
-                        "pairs": int(len(pairs)), "skipped": False})
+        record = {"scene": name, "n": n, "method": method.name, "peer": method.peer,
+                  "ms_per_frame": min(times[key]), "median_ms": statistics.median(times[key]),
+                  "frame_ms": times[key],
+                  "pairs": int(len(pairs)), "skipped": False, "load": load}
+        if phases[key]:
+            record["phases_ms"] = phase_summary(phases[key])
+        records.append(record)
         agreement.append((name, n, method.name, pairs))
     return records, check_agreement(agreement)
 
@@ -127,6 +152,27 @@ def table(records):
             lines.append(f"{key[0]:<10}{key[1]:>10,}  {r['method']:<46}{ms:>10}  {versus:>14}")
         lines.append("")
     return "\n".join(lines)
+
+
+def phase_report(records):
+    """One line per record of the uniform and hierarchical batch methods that
+    has the core's phases: its fastest frame split into them, and the rest of
+    that frame (moving the scene, the calls around the core)."""
+    lines = []
+    for r in records:
+        if r["method"] not in (UNIFORM, HIERARCHICAL) or "phases_ms" not in r:
+            continue
+        fastest = r["frame_ms"].index(r["ms_per_frame"])
+        split = {phase: times["frame_ms"][fastest] for phase, times in r["phases_ms"].items()}
+        parts = " + ".join(f"{phase} {ms:.2f}" for phase, ms in split.items())
+        other = r["ms_per_frame"] - sum(split.values())
+        lines.append(f"{r['scene']:<10}{r['n']:>10,}  {r['method']:<46}"
+                     f"{r['ms_per_frame']:>10.2f} ms = {parts} + other {other:.2f}")
+    return "\n".join(lines)
+
+
+def of_load(records, load):
+    return [r for r in records if r["load"] == load]
 
 
 def ms_of(records, scene, n, method):
@@ -193,7 +239,10 @@ PEER_TARGETS = [
 
 
 def targets_report(records, micro):
+    """The speed targets on the idle run's records, and the threaded hierarchical
+    grid's time over its one-thread time under every load that was run."""
     lines = []
+    idle = of_load(records, "idle")
 
     def verdict(what, r, goal, at_least=True):
         if r is not None:     # targets of scenes this run left out are not listed
@@ -202,14 +251,18 @@ def targets_report(records, micro):
                          f"{goal:g}x): {'met' if ok else 'NOT met'}")
     for scene, n, peer, goal in PEER_TARGETS:
         for method in BATCH_METHODS:
-            verdict(f"{method} vs {peer} at {scene} N={n:,}", ratio(records, scene, n, peer, method), goal)
+            verdict(f"{method} vs {peer} at {scene} N={n:,}", ratio(idle, scene, n, peer, method), goal)
     verdict(f"{HIERARCHICAL} vs {UNIFORM} at mixed N=100,000",
-            ratio(records, "mixed", 100_000, UNIFORM, HIERARCHICAL), 3.0)
+            ratio(idle, "mixed", 100_000, UNIFORM, HIERARCHICAL), 3.0)
     for method in [m for m in BATCH_METHODS if m != UNIFORM]:
-        mixed = ms_of(records, "mixed", 100_000, method)
-        uniform = ms_of(records, "uniform", 100_000, method)
+        mixed = ms_of(idle, "mixed", 100_000, method)
+        uniform = ms_of(idle, "uniform", 100_000, method)
         verdict(f"{method}, mixed vs uniform scene at N=100,000",
                 None if mixed is None or uniform is None else mixed / uniform, 1.5, at_least=False)
+    for scene, n in dict.fromkeys((r["scene"], r["n"]) for r in records):
+        for load, goal in THREAD_TARGETS.items():
+            verdict(f"hierarchical grid, {peers.THREADS} threads vs one thread at {scene} N={n:,}, {load}",
+                    ratio(of_load(records, load), scene, n, THREADED, HIERARCHICAL), goal, at_least=False)
     for key, label in (("update_same_cells_us", "per-object update staying in its cells"),
                        ("query_nearby_us", "per-object query_nearby (~%.0f results)"
                         % micro["query_nearby_mean_results"])):
@@ -251,6 +304,8 @@ def main(argv=None):
     parser.add_argument("--scenes", default=None, help="comma-separated: " + ",".join(scenes.SCENES))
     parser.add_argument("--sizes", default=None, help="comma-separated N, overriding every scene's")
     parser.add_argument("--frames", type=int, default=None, help="timed frames per method (default 9, 15 with --full)")
+    parser.add_argument("--contended", action="store_true",
+                        help="time everything twice: idle, then beside one busy process per core")
     parser.add_argument("--out", default="bench_results", help="folder for results.json and scaling.png")
     parser.add_argument("--snapshot", metavar="PNG", help="draw one frame of a scene and exit")
     parser.add_argument("--suggest", metavar="SIZES",
@@ -289,12 +344,27 @@ def main(argv=None):
 
     started = time.perf_counter()
     records, problems = run(sizes, peers.METHODS, frames, args.full)
+    busy = (os.cpu_count() or 1) if args.contended else 0
+    if busy:
+        progress(f"timing again beside {busy} busy processes ...")
+        with busy_processes(busy):
+            contended, contended_problems = run(sizes, peers.METHODS, frames, args.full, load="contended")
+        records += contended
+        problems += [f"beside busy processes, {p}" for p in contended_problems]
     progress("timing the per-object API ...")
     micro = per_object_best()
 
     print(f"\nms/frame: each method's fastest of {frames} frames, taken in {min(ROUNDS, frames)} rounds "
           f"(every frame and the medians are in the JSON file)")
-    print(table(records))
+    titles = {"idle": "idle machine:", "contended": f"beside {busy} busy processes, one per core:"}
+    for load in dict.fromkeys(r["load"] for r in records):
+        if busy:
+            print(titles[load])
+        print(table(of_load(records, load)))
+        phases = phase_report(of_load(records, load))
+        if phases:
+            print(f"where the time goes (fastest frame, ms: the core's phases; other: moving the scene, "
+                  f"the calls around the core):\n{phases}\n")
     if problems:
         print("PAIR SETS DISAGREE:")
         for p in problems:
@@ -309,9 +379,9 @@ def main(argv=None):
     with open(json_path, "w") as f:
         json.dump({"machine": {"python": platform.python_version(), "platform": platform.platform(),
                                "cpus": os.cpu_count()},
-                   "frames": frames, "records": records, "per_object": micro,
+                   "frames": frames, "busy_processes": busy, "records": records, "per_object": micro,
                    "pairs_agree": not problems, "disagreements": problems}, f, indent=2)
     png_path = os.path.join(args.out, "scaling.png")
-    plot(records, png_path)
+    plot(of_load(records, "idle"), png_path)
     print(f"\nwrote {json_path} and {png_path} in {time.perf_counter() - started:.0f} s")
     return 1 if problems else 0

@@ -60,6 +60,11 @@ class Method:
     def canonical(self, result):
         return canonical_array(result)
 
+    def phases(self):
+        """The last frame's time split into phases, in ms, by the method itself
+        (None: it does not say)."""
+        return None
+
 
 class NaiveAllPairs(Method):
     """Every pair i < j tested with numpy, a block of rows at a time: O(N^2)."""
@@ -250,6 +255,15 @@ class BatchAPI(Method):
 
     def canonical(self, result):
         return canonical_array(self.ids[np.asarray(result, dtype=np.int64)])
+
+    def phases(self):
+        """The core's own split of the last update and pair pass: moves (new
+        shapes and cells), relinks (objects moved between cells) and pairs,
+        where the core has last_phase_ms (older cores do not)."""
+        last_phase_ms = getattr(self.index, "last_phase_ms", None)
+        if last_phase_ms is None:
+            return None
+        return {phase: float(ms) for phase, ms in last_phase_ms().items()}
 
 
 class HierarchicalBatchAPI(BatchAPI):
