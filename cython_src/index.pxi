@@ -26,9 +26,10 @@ cdef inline bint scan_beats_visit(double columns, double rows, Py_ssize_t object
     return columns * rows > <double>objects
 
 
-# How many objects ahead of the current one a batch move prefetches.
+# How far ahead of the current move a batch move prefetches, per stage.
 cdef enum:
     MOVE_LOOKAHEAD = 8
+    MOVE_STAGES = 3
 
 # The phases of a frame that last_phase_ms() reports.
 cdef enum:
@@ -215,9 +216,11 @@ cdef class SpatialIndex:
         and return True; otherwise change nothing and return False."""
         return False
 
-    cdef void _prefetch_move(self, int32_t i) noexcept nogil:
-        """Start loading what _move(i) will touch; batch moves call it a few
-        objects ahead, since ids in caller order are scattered over the table."""
+    cdef void _prefetch_move(self, int32_t i, const Body* b, int stage) noexcept nogil:
+        """Start loading what _move(i, b) will touch. A batch calls it for each
+        object that _stays refused, at stages 0 .. MOVE_STAGES - 1 of a pipeline
+        running ahead of the moves (stage s at MOVE_LOOKAHEAD * (MOVE_STAGES - s)
+        moves ahead): each stage may read what an earlier one fetched."""
         pass
 
     cdef void _reset(self) noexcept nogil:
@@ -927,24 +930,30 @@ cdef class SpatialIndex:
                         const double[::1] radii) noexcept nogil:
         """Two passes, timed apart: every object that stays where the index keeps
         it takes its new body (the moves), then the others are re-placed in row
-        order (the relinks)."""
-        cdef Py_ssize_t k, n = ids.shape[0]
+        order (the relinks), with what they touch prefetched ahead."""
+        cdef Py_ssize_t k, j, ahead, stage, moving = 0, n = ids.shape[0]
         cdef Body b
         cdef Rows batch = rows_of(rows, radii)
         cdef double started = now_ms(), settled
+        cdef int32_t* moved
         if grow_array(<void**>&self.row_state, &self.row_state_cap, n, sizeof(int32_t)) < 0:
             return -1
+        moved = self.row_state
         for k in range(n):
-            if k + MOVE_LOOKAHEAD < n:
-                self._prefetch_move(<int32_t>ids[k + MOVE_LOOKAHEAD])
             body_of_row(&batch, k, &b)
-            self.row_state[k] = not self._stays(<int32_t>ids[k], &b)
+            if not self._stays(<int32_t>ids[k], &b):
+                moved[moving] = <int32_t>k
+                moving += 1
         settled = now_ms()
-        for k in range(n):
-            if self.row_state[k]:
-                body_of_row(&batch, k, &b)
-                if self._move(<int32_t>ids[k], &b) < 0:
-                    return -1
+        for j in range(moving):
+            for stage in range(MOVE_STAGES):
+                ahead = j + MOVE_LOOKAHEAD * (MOVE_STAGES - stage)
+                if ahead < moving:
+                    body_of_row(&batch, moved[ahead], &b)
+                    self._prefetch_move(<int32_t>ids[moved[ahead]], &b, <int>stage)
+            body_of_row(&batch, moved[j], &b)
+            if self._move(<int32_t>ids[moved[j]], &b) < 0:
+                return -1
         self._phase_times(started, settled)
         return 0
 

@@ -162,6 +162,33 @@ cdef class UniformGrid(SpatialIndex):
         self.body[i] = b[0]
         return True
 
+    cdef void _prefetch_move(self, int32_t i, const Body* b, int stage) noexcept nogil:
+        # Stage 0: the object's records and the table slots of its new cells;
+        # 1: its membership block and the buckets of its new cells; 2: the
+        # buckets it is in now.
+        cdef CellRange cells
+        cdef int32_t block = self.mem[i] if stage else -1, cx, cy, k, bucket
+        range_of(&b.box, self.origin_x, self.origin_y, self.cell_size, &cells)
+        if stage == 0:
+            prefetch(&self.mem[i])
+            prefetch(&self.range[i])
+        if stage < 2 and not self._is_large_range(&cells):
+            for cy in range(cells.y0, cells.y1 + 1):
+                for cx in range(cells.x0, cells.x1 + 1):
+                    if stage == 0:
+                        prefetch(&self.table.slots[table_home(&self.table, cell_key(cx, cy))])
+                    else:
+                        bucket = table_find(&self.table, cell_key(cx, cy))
+                        if bucket >= 0:
+                            prefetch(&self.buckets[bucket])
+        if stage == 1 and block >= 0:
+            prefetch(&self.mem_bucket[block])
+            prefetch(&self.mem_slot[block])
+        elif stage == 2 and block >= 0:
+            cells = self.range[i]
+            for k in range((cells.x1 - cells.x0 + 1) * (cells.y1 - cells.y0 + 1)):
+                prefetch(&self.buckets[self.mem_bucket[block + k]])
+
     cdef int _move(self, int32_t i, const Body* b) noexcept nogil:
         """Only an object whose cell range changes is re-bucketed."""
         cdef CellRange old_cells = self.range[i], new_cells

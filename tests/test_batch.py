@@ -307,8 +307,8 @@ def test_busy_processes_run_in_the_block_and_always_stop():
 
 
 class PhasedGrid:
-    """A uniform grid that reports a phase split, as the core's last_phase_ms
-    will: every call's moves one ms more than the last."""
+    """A uniform grid whose phase split is known: every call's moves one ms
+    more than the last."""
     calls = 0
 
     def __init__(self, cell_size):
@@ -333,9 +333,11 @@ def test_benchmark_records_the_phases_of_indexes_that_report_them(monkeypatch):
     uniform, hierarchical = records
     assert uniform["phases_ms"]["moves"] == {"median": 2.0, "best": 1.0, "frame_ms": [1.0, 2.0, 3.0]}
     assert uniform["phases_ms"]["pairs"]["best"] == 0.25 and set(uniform["phases_ms"]) == {"moves", "relinks", "pairs"}
-    assert "phases_ms" not in hierarchical      # an index without last_phase_ms: no phase data
+    assert set(hierarchical["phases_ms"]) == {"moves", "relinks", "pairs"}
+    assert all(len(times["frame_ms"]) == 3 and times["best"] >= 0.0
+               for times in hierarchical["phases_ms"].values())
     lines = bench.phase_report(records).splitlines()
-    assert len(lines) == 1 and bench.UNIFORM in lines[0]
+    assert len(lines) == 2 and bench.UNIFORM in lines[0] and bench.HIERARCHICAL in lines[1]
     assert "moves" in lines[0] and "relinks 0.50 + pairs 0.25 + other" in lines[0]
 
 

@@ -258,12 +258,8 @@ class BatchAPI(Method):
 
     def phases(self):
         """The core's own split of the last update and pair pass: moves (new
-        shapes and cells), relinks (objects moved between cells) and pairs,
-        where the core has last_phase_ms (older cores do not)."""
-        last_phase_ms = getattr(self.index, "last_phase_ms", None)
-        if last_phase_ms is None:
-            return None
-        return {phase: float(ms) for phase, ms in last_phase_ms().items()}
+        shapes and cells), relinks (objects moved between cells) and pairs."""
+        return self.index.last_phase_ms()
 
 
 class HierarchicalBatchAPI(BatchAPI):
@@ -275,11 +271,13 @@ class HierarchicalBatchAPI(BatchAPI):
         return HierarchicalGrid(threads=self.threads)
 
 
-THREADS = min(os.cpu_count() or 1, 8)
+# Two threads: what a game can spare beside its engine's own, on any machine
+# with at least two cores.
+THREADS = 2 if (os.cpu_count() or 1) > 1 else 1
 
 
 class ThreadedHierarchicalBatchAPI(HierarchicalBatchAPI):
-    """The hierarchical grid with its pair search on every core of the machine."""
+    """The hierarchical grid with two threads."""
     name = f"spatial_hash batch (hierarchical, {THREADS} threads)"
     threads = THREADS
 
