@@ -51,20 +51,37 @@ cpdef tuple read_vec2(object v, str name="vector"):
     return (x, y)
 
 
+cdef inline int rect_into(object r, str name, double* x, double* y, double* w,
+                          double* h) except -1:
+    """(x, y, width, height) into C doubles from a 4-sequence or anything with
+    .position and .size (Godot Rect2)."""
+    if type(r) is tuple and len(<tuple>r) == 4:
+        x[0] = as_number((<tuple>r)[0], name, ".x")
+        y[0] = as_number((<tuple>r)[1], name, ".y")
+        w[0] = as_number((<tuple>r)[2], name, ".width")
+        h[0] = as_number((<tuple>r)[3], name, ".height")
+        return 0
+    if hasattr(r, "position") and hasattr(r, "size"):
+        vec2_into(r.position, name + ".position", x, y)
+        vec2_into(r.size, name + ".size", w, h)
+        return 0
+    if is_sequence(r):
+        try:
+            if len(r) == 4:
+                x[0] = as_number(r[0], name, ".x")
+                y[0] = as_number(r[1], name, ".y")
+                w[0] = as_number(r[2], name, ".width")
+                h[0] = as_number(r[3], name, ".height")
+                return 0
+        except TypeError:
+            pass
+    raise TypeError(f"{name} must be a Rect2 or an (x, y, width, height) tuple, got {r!r}")
+
+
 cpdef tuple read_rect(object r, str name="bounds"):
     """(x, y, width, height) as floats from a 4-sequence or anything with
     .position and .size (Godot Rect2). Raises TypeError, naming the value as
     `name`, for anything else or for items that are not numbers."""
-    if type(r) is tuple and len(<tuple>r) == 4:
-        return (as_number((<tuple>r)[0], name, ".x"), as_number((<tuple>r)[1], name, ".y"),
-                as_number((<tuple>r)[2], name, ".width"), as_number((<tuple>r)[3], name, ".height"))
-    if hasattr(r, "position") and hasattr(r, "size"):
-        return read_vec2(r.position, name + ".position") + read_vec2(r.size, name + ".size")
-    if is_sequence(r):
-        try:
-            if len(r) == 4:
-                return (as_number(r[0], name, ".x"), as_number(r[1], name, ".y"),
-                        as_number(r[2], name, ".width"), as_number(r[3], name, ".height"))
-        except TypeError:
-            pass
-    raise TypeError(f"{name} must be a Rect2 or an (x, y, width, height) tuple, got {r!r}")
+    cdef double x, y, w, h
+    rect_into(r, name, &x, &y, &w, &h)
+    return (x, y, w, h)

@@ -381,6 +381,18 @@ cdef class SpatialIndex:
         Raises KeyError for an unknown id, ValueError for a bad number or a box out
         of range, MemoryError (the object then stays as it was), or RuntimeError if
         another thread's call holds the index."""
+        self._update_box(object_id, x, y, width, height)
+
+    def update_bounds(self, object_id, bounds, str name="bounds"):
+        """update_rect with the GDScript argument: `bounds` as (x, y, width,
+        height) or a Rect2. Raises TypeError naming it as `name` if it is
+        neither, and as update_rect."""
+        cdef double x, y, w, h
+        rect_into(bounds, name, &x, &y, &w, &h)
+        self._update_box(object_id, x, y, w, h)
+
+    cdef int _update_box(self, object_id, double x, double y, double width,
+                         double height) except -1:
         cdef Body b
         cdef int32_t i
         self._claim()
@@ -391,6 +403,7 @@ cdef class SpatialIndex:
                 raise MemoryError()
         finally:
             self.busy = False
+        return 0
 
     def update_circle(self, object_id, double x, double y, double radius):
         """Move/resize object `object_id` to the disc of centre (x, y) and radius

@@ -1,7 +1,9 @@
 """The classes mirroring the GDScript designs: method names, argument order and Godot-shaped values."""
+import pytest
+
 from oracle import same_pairs
-from spatial_hash import (CollisionObject, OptimizedSpatialHash, SpatialHash,
-                          SpatialHashCollisionSystem, read_rect, read_vec2)
+from spatial_hash import (CollisionObject, HierarchicalGrid, OptimizedSpatialHash, SpatialHash,
+                          SpatialHashCollisionSystem, UniformGrid, read_rect, read_vec2)
 
 
 class Vector2:
@@ -86,3 +88,32 @@ def test_readers_accept_sequences_and_godot_shapes():
     assert read_vec2(np.array([1.5, 2])) == (1.5, 2.0)
     assert read_rect(Rect2(1, 2, 3, 4)) == (1.0, 2.0, 3.0, 4.0)
     assert read_rect(np.arange(4)) == (0.0, 1.0, 2.0, 3.0)
+
+
+def test_update_names_what_is_wrong_and_changes_nothing():
+    index = OptimizedSpatialHash(10.0)
+    index.insert("ship", (1.0, 2.0, 3.0, 4.0))
+    with pytest.raises(KeyError, match="obj 'ghost' is not in this spatial hash"):
+        index.update("ghost", (0.0, 0.0, 1.0, 1.0))
+    with pytest.raises(TypeError, match="obj must be hashable, got \\[1\\]"):
+        index.update([1], (0.0, 0.0, 1.0, 1.0))
+    with pytest.raises(TypeError, match="new_bounds must be a Rect2 or an .* got 'oops'"):
+        index.update("ship", "oops")
+    with pytest.raises(TypeError, match="new_bounds.height must be a number"):
+        index.update("ship", (0.0, 0.0, 1.0, None))
+    assert index.bounds("ship") == (1.0, 2.0, 3.0, 4.0)
+    index.grid.validate()
+
+
+def test_update_bounds_reads_tuples_and_rect2s_like_update_rect():
+    for grid in (UniformGrid(4.0), HierarchicalGrid()):
+        a, b = grid.insert_rect(0, 0, 1, 1), grid.insert_rect(0, 0, 1, 1)
+        grid.update_bounds(a, (5.0, 6.0, 2.0, 3.0))
+        grid.update_bounds(b, Rect2(5.0, 6.0, 2.0, 3.0))
+        assert grid.bounds(a) == grid.bounds(b) == (5.0, 6.0, 2.0, 3.0)
+        with pytest.raises(ValueError, match="width must be a finite number >= 0"):
+            grid.update_bounds(a, (0.0, 0.0, -1.0, 1.0))
+        with pytest.raises(KeyError, match="no object with id 7"):
+            grid.update_bounds(7, (0.0, 0.0, 1.0, 1.0))
+        assert grid.bounds(a) == (5.0, 6.0, 2.0, 3.0)
+        grid.validate()

@@ -18,6 +18,7 @@ class _ObjectIndex:
     def __init__(self, grid):
         self._grid = grid
         self._objects = ObjectRegistry()
+        self._ids = self._objects.ids
 
     @property
     def grid(self):
@@ -153,8 +154,11 @@ class _BoundsIndex(_ObjectIndex):
         self._put_rect(obj, x, y, w, h)
 
     def update(self, obj, new_bounds):
-        x, y, w, h = read_rect(new_bounds, "new_bounds")
-        self._grid.update_rect(self._objects.require(obj), x, y, w, h)
+        try:
+            object_id = self._ids[obj]
+        except (KeyError, TypeError):
+            object_id = self._objects.require(obj)      # raises, naming obj
+        self._grid.update_bounds(object_id, new_bounds, "new_bounds")
 
 
 class OptimizedSpatialHash(_BoundsIndex):

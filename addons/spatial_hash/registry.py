@@ -15,12 +15,19 @@ class ObjectRegistry:
     def __init__(self, key=None, watcher=None):
         self._key = key
         self._watcher = watcher
-        self._ids = {}          # key -> index id
+        self._ids = {}          # key -> index id (read through `ids`)
         self._keys = {}         # index id -> key
         self._unwatch = {}      # key -> what stops watching its object
 
     def __len__(self):
         return len(self._ids)
+
+    @property
+    def ids(self):
+        """The key -> id dict itself, for lookups on a per-object hot path (a
+        dict lookup instead of a method call); change it only through add and
+        drop."""
+        return self._ids
 
     def __iter__(self):
         """The keys (for the default key, the objects), in the order added."""
