@@ -1,6 +1,9 @@
 """The hierarchical grid's design rules, checked with exact values."""
 import math
+import os
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -255,3 +258,17 @@ def test_both_indexes_have_one_contract():
     hierarchical_only = {"hierarchy_factor", "density", "threads", "level_of_id"}
     assert public(UniformGrid) - uniform_only == public(HierarchicalGrid) - hierarchical_only
     assert public(OptimizedSpatialHash) - {"cell_size"} == public(HierarchicalSpatialHash)
+
+
+@pytest.mark.parametrize("preset,expected", [(None, "PASSIVE"), ("ACTIVE", "ACTIVE")])
+def test_threads_sleep_after_a_loop_unless_the_user_said_otherwise(preset, expected):
+    """The core's OpenMP workers must not spin between loops (a busy engine's
+    cores made that a hundredfold slowdown); the package says so before the
+    core loads OpenMP, keeping a value the user set."""
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    if preset:
+        env["OMP_WAIT_POLICY"] = preset
+    code = "import os, spatial_hash._core; print(os.environ['OMP_WAIT_POLICY'])"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == expected
