@@ -742,7 +742,8 @@ cdef class HierarchicalGrid(SpatialIndex):
         each pair of cells meets once; then across levels, upward only, one
         coarser level at a time."""
         cdef const Level* L = &self.levels[self.order[out.rank]]
-        cdef Py_ssize_t up, u, w, nth, start, end, left, left_end, above[4], tested = 0, t
+        cdef Py_ssize_t up, u, w, nth, start, end, left, left_end, tested = 0, t
+        cdef Py_ssize_t above[4]       # the row above: one run, or two where it wraps
         cdef const Level* ups[UPWARD_GROUP]
         cdef int n_up
         cdef int64_t c, cx, cy, mask = L.mask

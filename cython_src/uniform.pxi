@@ -495,7 +495,8 @@ cdef class UniformGrid(SpatialIndex):
         slots, then its buckets, are fetched all at once before they are read:
         a query's cells lie scattered in memory."""
         cdef const CellRange* cells = &q.cells
-        cdef int32_t cx, cy, bucket, found[PREFETCHED_CELLS]
+        cdef int32_t cx, cy, bucket
+        cdef int32_t found[PREFETCHED_CELLS]
         cdef Py_ssize_t k = 0
         cdef bint small = (<int64_t>cells.x1 - cells.x0 + 1) * (<int64_t>cells.y1 - cells.y0 + 1) \
             <= PREFETCHED_CELLS
