@@ -2,7 +2,8 @@
 """The compiled core of spatial_hash: every hot loop lives here, on C types only.
 
 One module built from one include file per concept: narrow-phase shapes, input
-checks, the cell hash table, the uniform grid and the hierarchical grid.
+checks, the pair output, the shared index, cells as lists in a wrapped table,
+the uniform grid and the hierarchical grid.
 """
 from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memcmp, memcpy, memset
@@ -55,14 +56,13 @@ include "shapes.pxi"
 include "inputs.pxi"
 include "convert.pxi"
 include "arrays.pxi"
-include "cells.pxi"
 include "pairs.pxi"
 include "index.pxi"
+include "cell_lists.pxi"
 include "uniform.pxi"
 include "hierarchical.pxi"
 
 # Bytes per struct whose size the layout is designed around, so that a test can
-# hold them to it: a change that makes a Body or a Bucket spill past one cache
-# line fails there instead of only slowing the hot loops.
-STRUCT_SIZES = {"Body": sizeof(Body), "Shape": sizeof(Shape), "Entry": sizeof(Entry),
-                "Bucket": sizeof(Bucket), "CellSlot": sizeof(CellSlot)}
+# hold them to it: a change that makes a Body spill past one cache line, or a
+# packed Shape or CellRange grow, fails there instead of only slowing the hot loops.
+STRUCT_SIZES = {"Body": sizeof(Body), "Shape": sizeof(Shape), "CellRange": sizeof(CellRange)}

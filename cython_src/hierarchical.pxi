@@ -6,43 +6,6 @@
 # memory; it doubles each side and reinserts its objects when the objects per
 # cell pass the density threshold.
 
-ctypedef struct Level:
-    double cell
-    double inv              # 1 / cell: every cell coordinate is floor(x * inv)
-    int32_t exponent        # cell == base * factor ** exponent (via exp and log)
-    int32_t wbits           # the table is W x W cells, W = 1 << wbits
-    int64_t mask            # W - 1
-    int32_t* head           # per cell: first object of its list, -1 if empty
-    int32_t* members        # the level's objects in no order (swap-remove)
-    Py_ssize_t n
-    Py_ssize_t cap
-    double reach            # no object of the level has been longer than this
-    uint64_t* occupied      # one bit per cell: does its list hold anything?
-    # Filled by the pair pass: the level's shapes and ids packed in cell order, so
-    # neighbour tests read contiguous memory. The objects of cells c0 .. c1 are
-    # packed[run_begin(c0) : run_begin(c1 + 1)], run_begin(c) being cell_start at
-    # the number of occupied cells before c; word_rank[w] counts the occupied
-    # cells before occupancy word w, so that number is a popcount away and the
-    # lookups stay as compact as the objects, however sparse the table. A row's
-    # neighbouring cells are thus one run, found without testing each cell.
-    Shape* packed
-    int32_t* packed_id
-    int32_t* cell_start
-    uint32_t* word_rank
-    Py_ssize_t packed_cap
-    Py_ssize_t cell_start_cap
-    Py_ssize_t word_rank_cap
-    # Also filled by the pair pass, for levels with more objects in finer levels
-    # than their own (cover_bits is 0 for the others): one bit per sub-cell
-    # (COVER_SPLIT per cell side, wrapped into a square table of 1 << cover_bits
-    # per side) set where some object's box reaches. A finer object whose
-    # sub-cells are all clear can meet none of the level's objects, so its
-    # upward search skips the level.
-    uint64_t* cover
-    Py_ssize_t cover_cap
-    int32_t cover_bits
-    double cover_inv
-
 # Cell coordinates stay below 2**48 in magnitude, so floor(x / cell) is exact to a
 # small fraction of a cell; an object too small for its distance from the origin
 # goes to a coarser level instead.
@@ -53,9 +16,7 @@ cdef double PRECISE_CELLS = 281474976710656.0
 cdef double SMALLEST_CELL = 1e-150
 cdef double LARGEST_CELL = 1e150
 cdef double FARTHEST = 1e160
-cdef int INITIAL_WBITS = 4          # 16 x 16 cells to start with
 cdef enum:
-    PACK_LOOKAHEAD = 8                # bodies prefetched ahead while packing
     # A level's pair search is cut into this many chunks (fewer for small tables)
     # whatever the thread count, so the order of the pairs never depends on it;
     # several chunks a thread keep a crowded stretch from stalling one.
@@ -65,33 +26,6 @@ cdef enum:
     COVER_BITS_PER_OBJECT = 512   # sparse enough that wrapping seldom aliases
     COVER_CHECKS = 16             # a finer object over more sub-cells skips the filter
     COVER_MAX_BITS = 12           # at most 4096 x 4096 sub-cells (2 MB) per level
-    # Fewer objects than this in a loop and it runs on one thread: waking another
-    # costs more than it would take over.
-    PARALLEL_WORK = 16384
-    # Rows are handed out this many at a time, to whichever thread is running:
-    # a thread the system has not scheduled yet leaves its share to the others.
-    PARALLEL_CHUNK = 2048
-
-
-cdef inline Py_ssize_t occupancy_words(int32_t wbits) noexcept nogil:
-    return ((<Py_ssize_t>1) << (2 * wbits)) >> 6
-
-
-cdef inline uint64_t* new_occupancy(int32_t wbits) noexcept nogil:
-    # One more word than the cells need, always zero, so run_begin works for the
-    # cell one past the last.
-    return <uint64_t*>calloc(occupancy_words(wbits) + 1, sizeof(uint64_t))
-
-
-cdef inline bint is_occupied(const Level* L, int64_t c) noexcept nogil:
-    return (L.occupied[c >> 6] >> (c & 63)) & 1
-
-
-cdef inline Py_ssize_t run_begin(const Level* L, int64_t c) noexcept nogil:
-    """Where cell c's objects start in L.packed (valid after _pack, for any c from
-    0 to the number of cells): cell_start at the count of occupied cells before c."""
-    return L.cell_start[L.word_rank[c >> 6]
-                        + count_ones(L.occupied[c >> 6] & (((<uint64_t>1) << (c & 63)) - 1))]
 
 
 ctypedef struct PairChunk:
@@ -149,7 +83,7 @@ cdef inline double farthest(const Box* b) noexcept nogil:
     return m
 
 
-cdef class HierarchicalGrid(SpatialIndex):
+cdef class HierarchicalGrid(_CellLists):
     """Hierarchical spatial hash grid over integer ids: no cell size to tune.
 
     A new level gets cells of (longest side x sqrt(hierarchy_factor)); the next
@@ -190,10 +124,6 @@ cdef class HierarchicalGrid(SpatialIndex):
     cdef int32_t* order         # level indices by ascending cell size
     cdef Py_ssize_t n_levels, levels_cap, order_cap
     cdef int32_t* level_of
-    cdef int32_t* cell_of
-    cdef int32_t* next
-    cdef int32_t* prev
-    cdef int32_t* slot          # index in its level's members
     cdef readonly int threads
     cdef PairChunk* chunks
     cdef Py_ssize_t chunks_cap, chunks_ready
@@ -218,14 +148,7 @@ cdef class HierarchicalGrid(SpatialIndex):
     def __dealloc__(self):
         cdef Py_ssize_t k
         for k in range(self.n_levels):
-            free(self.levels[k].head)
-            free(self.levels[k].members)
-            free(self.levels[k].occupied)
-            free(self.levels[k].cell_start)
-            free(self.levels[k].word_rank)
-            free(self.levels[k].packed)
-            free(self.levels[k].cover)
-            free(self.levels[k].packed_id)
+            level_free(&self.levels[k])
         for k in range(self.chunks_ready):
             free(self.chunks[k].found.ids)
             free(self.chunks[k].passed)
@@ -233,10 +156,6 @@ cdef class HierarchicalGrid(SpatialIndex):
         free(self.levels)
         free(self.order)
         free(self.level_of)
-        free(self.cell_of)
-        free(self.next)
-        free(self.prev)
-        free(self.slot)
 
     def __repr__(self):
         return (f"HierarchicalGrid(hierarchy_factor={self.hierarchy_factor!r}, "
@@ -288,28 +207,11 @@ cdef class HierarchicalGrid(SpatialIndex):
         if grow_array(<void**>&self.order, &self.order_cap, self.n_levels + 1, sizeof(int32_t)) < 0:
             return -1
         L = &self.levels[self.n_levels]
-        L.head = <int32_t*>malloc((<Py_ssize_t>1 << (2 * INITIAL_WBITS)) * sizeof(int32_t))
-        L.occupied = new_occupancy(INITIAL_WBITS)
-        if L.head == NULL or L.occupied == NULL:
-            free(L.head)
-            free(L.occupied)
+        if level_init(L, INITIAL_WBITS) < 0:
             return -1
-        memset(L.head, 0xFF, (<Py_ssize_t>1 << (2 * INITIAL_WBITS)) * sizeof(int32_t))
         L.cell = self._cell_of_exponent(exponent)
         L.inv = 1.0 / L.cell
         L.exponent = exponent
-        L.wbits = INITIAL_WBITS
-        L.mask = (1 << INITIAL_WBITS) - 1
-        L.members = NULL
-        L.n = L.cap = 0
-        L.reach = 0.0
-        L.cell_start = NULL
-        L.word_rank = NULL
-        L.packed = NULL
-        L.packed_id = NULL
-        L.packed_cap = L.cell_start_cap = L.word_rank_cap = 0
-        L.cover = NULL
-        L.cover_cap = 0
         pos = self.n_levels
         while pos > 0 and self.levels[self.order[pos - 1]].exponent > exponent:
             self.order[pos] = self.order[pos - 1]
@@ -319,92 +221,33 @@ cdef class HierarchicalGrid(SpatialIndex):
         return <int32_t>(self.n_levels - 1)
 
     cdef inline int32_t _cell_index(self, const Level* L, const Box* b) noexcept nogil:
-        cdef int64_t cx = floor_int(b.minx * L.inv), cy = floor_int(b.miny * L.inv)
-        return <int32_t>(((cy & L.mask) << L.wbits) | (cx & L.mask))
+        return wrapped_cell(L, floor_int(b.minx * L.inv), floor_int(b.miny * L.inv))
 
-    cdef inline void _push_cell(self, Level* L, int32_t i, int32_t cell) noexcept nogil:
-        cdef int32_t first = L.head[cell]
-        self.next[i] = first
-        self.prev[i] = -1
-        if first >= 0:
-            self.prev[first] = i
-        else:
-            L.occupied[cell >> 6] |= (<uint64_t>1) << (cell & 63)
-        L.head[cell] = i
-        self.cell_of[i] = cell
-
-    cdef inline void _pop_cell(self, Level* L, int32_t i) noexcept nogil:
-        cdef int32_t before = self.prev[i], after = self.next[i]
-        if before >= 0:
-            self.next[before] = after
-        else:
-            L.head[self.cell_of[i]] = after
-            if after < 0:
-                L.occupied[self.cell_of[i] >> 6] &= ~((<uint64_t>1) << (self.cell_of[i] & 63))
-        if after >= 0:
-            self.prev[after] = before
-
-    cdef void _grow_table(self, Level* L) noexcept nogil:
-        """Double each side and reinsert; if memory is short the level stays as is."""
-        cdef int32_t bits = L.wbits + 1
-        cdef Py_ssize_t cells = (<Py_ssize_t>1) << (2 * bits), k
-        cdef int32_t* head
-        cdef uint64_t* occupied
-        if bits > 15:
-            return
-        head = <int32_t*>malloc(cells * sizeof(int32_t))
-        occupied = new_occupancy(bits)
-        if head == NULL or occupied == NULL:
-            free(head)
-            free(occupied)
-            return
-        memset(head, 0xFF, cells * sizeof(int32_t))
-        free(L.head)
-        free(L.occupied)
-        L.head = head
-        L.occupied = occupied
-        self.growths += 1
-        L.wbits = bits
-        L.mask = (1 << bits) - 1
-        for k in range(L.n):
-            self._push_cell(L, L.members[k], self._cell_index(L, &self.body[L.members[k]].box))
-
-    cdef int _reserve_member(self, int32_t level) noexcept nogil:
-        cdef Level* L = &self.levels[level]
-        return grow_array(<void**>&L.members, &L.cap, L.n + 1, sizeof(int32_t))
+    cdef int32_t _home(self, const Level* L, int32_t i) noexcept nogil:
+        return self._cell_index(L, &self.body[i].box)
 
     cdef void _enter_level(self, int32_t level, int32_t i) noexcept nogil:
         """Room for one more member must have been reserved."""
         cdef Level* L = &self.levels[level]
-        if <double>(L.n + 1) > self.density * <double>((<Py_ssize_t>1) << (2 * L.wbits)):
-            self._grow_table(L)
-        L.members[L.n] = i
-        self.slot[i] = <int32_t>L.n
-        L.n += 1
+        # Past the density the table doubles each side; if memory is short it stays.
+        if <double>(L.n + 1) > self.density * <double>((<Py_ssize_t>1) << (2 * L.wbits)) \
+                and L.wbits < LARGEST_WBITS and self._resize(L, L.wbits + 1) == 0:
+            self.growths += 1
+        self._add_member(L, i)
         if longest_side(&self.body[i].box) > L.reach:
             L.reach = longest_side(&self.body[i].box)
         self.level_of[i] = level
         self._push_cell(L, i, self._cell_index(L, &self.body[i].box))
 
     cdef void _leave_level(self, int32_t i) noexcept nogil:
-        cdef Level* L = &self.levels[self.level_of[i]]
-        cdef int32_t slot = self.slot[i], last
-        self._pop_cell(L, i)
-        L.n -= 1
-        last = L.members[L.n]
-        L.members[slot] = last
-        self.slot[last] = slot
+        self._drop_member(&self.levels[self.level_of[i]], i)
 
     # ------------------------------------------------------------- the hooks
 
     cdef int _grow_objects(self, Py_ssize_t old_cap, Py_ssize_t new_cap) noexcept nogil:
-        if grow_to(<void**>&self.level_of, old_cap, new_cap, sizeof(int32_t)) < 0 \
-                or grow_to(<void**>&self.cell_of, old_cap, new_cap, sizeof(int32_t)) < 0 \
-                or grow_to(<void**>&self.next, old_cap, new_cap, sizeof(int32_t)) < 0 \
-                or grow_to(<void**>&self.prev, old_cap, new_cap, sizeof(int32_t)) < 0 \
-                or grow_to(<void**>&self.slot, old_cap, new_cap, sizeof(int32_t)) < 0:
+        if grow_to(<void**>&self.level_of, old_cap, new_cap, sizeof(int32_t)) < 0:
             return -1
-        return 0
+        return self._grow_lists(old_cap, new_cap)
 
     cdef int _check_placement(self, const Box* b) noexcept nogil:
         if self._need(b) > LARGEST_CELL or farthest(b) > FARTHEST:
@@ -426,7 +269,7 @@ cdef class HierarchicalGrid(SpatialIndex):
             self.log_base = log(need * (1.0 + 1.8189894035458565e-12)) if need > 0.0 else 0.0
             self.has_base = True
         level = self._level_index(self._exponent_for(&self.body[i].box))
-        if level < 0 or self._reserve_member(level) < 0:
+        if level < 0 or self._reserve_member(&self.levels[level]) < 0:
             return -1
         self._enter_level(level, i)
         return 0
@@ -445,13 +288,10 @@ cdef class HierarchicalGrid(SpatialIndex):
             if longest_side(&b.box) > L.reach:
                 L.reach = longest_side(&b.box)
             self.body[i] = b[0]
-            cell = self._cell_index(L, &b.box)
-            if cell != self.cell_of[i]:
-                self._pop_cell(L, i)
-                self._push_cell(L, i, cell)
+            self._move_cell(L, i, self._cell_index(L, &b.box))
             return 0
         target = self._level_index(self._exponent_for(&b.box))
-        if target < 0 or self._reserve_member(target) < 0:
+        if target < 0 or self._reserve_member(&self.levels[target]) < 0:
             return -1
         self._leave_level(i)
         self.body[i] = b[0]
@@ -502,9 +342,7 @@ cdef class HierarchicalGrid(SpatialIndex):
                 if self.growths != growths:
                     # A table grew under the first half's cells: recompute.
                     cell = self._cell_index(L, &self.body[i].box)
-                if cell != self.cell_of[i]:
-                    self._pop_cell(L, i)
-                    self._push_cell(L, i, cell)
+                self._move_cell(L, i, cell)
             else:
                 body_of_row(&batch, k, &b)
                 if self._move(i, &b) < 0:
@@ -523,11 +361,7 @@ cdef class HierarchicalGrid(SpatialIndex):
     cdef void _reset(self) noexcept nogil:
         cdef Py_ssize_t k
         for k in range(self.n_levels):
-            memset(self.levels[k].head, 0xFF,
-                   ((<Py_ssize_t>1) << (2 * self.levels[k].wbits)) * sizeof(int32_t))
-            memset(self.levels[k].occupied, 0,
-                   occupancy_words(self.levels[k].wbits) * sizeof(uint64_t))
-            self.levels[k].n = 0
+            level_empty(&self.levels[k])
             self.levels[k].reach = 0.0
 
     # ------------------------------------------------------------- queries
@@ -544,7 +378,7 @@ cdef class HierarchicalGrid(SpatialIndex):
         cdef Py_ssize_t rank, k
         cdef const Level* L
         cdef Box reach = q.box, lead
-        cdef double cell, x0, y0, x1, y1, side
+        cdef double cell, x0, y0, x1, y1, rows_to, side
         cdef int64_t cx, cy, first_row, last_row
         cdef bint scan
         self.out_n = 0
@@ -571,6 +405,7 @@ cdef class HierarchicalGrid(SpatialIndex):
             if x1 - x0 >= side:
                 scan = scan or q.kind == Q_SWEPT
                 x1 = x0 + side - 1.0
+            rows_to = y1
             if y1 - y0 >= side:
                 y1 = y0 + side - 1.0
             if scan or scan_beats_visit(x1 - x0 + 1.0, y1 - y0 + 1.0, L.n):
@@ -581,10 +416,13 @@ cdef class HierarchicalGrid(SpatialIndex):
                 lead.minx -= cell
                 lead.miny -= cell
                 for cx in range(<int64_t>x0, <int64_t>x1 + 1):
-                    # Within y0 .. y1, fewer rows than the table's side: no table cell twice.
+                    # A column's rows, cut to the table's side only there: no table
+                    # cell twice, and none of the column's rows missed.
                     if swept_column_rows(&lead, q.dx, q.dy, cx * cell, (cx + 1) * cell,
-                                         0.0, L.inv, False, <int64_t>y0, <int64_t>y1,
+                                         0.0, L.inv, False, <int64_t>y0, <int64_t>rows_to,
                                          &first_row, &last_row):
+                        if last_row - first_row >= <int64_t>side:
+                            last_row = first_row + <int64_t>side - 1
                         for cy in range(first_row, last_row + 1):
                             self._visit(q, L, cx, cy)
             else:
@@ -593,51 +431,6 @@ cdef class HierarchicalGrid(SpatialIndex):
                         self._visit(q, L, cx, cy)
 
     # --------------------------------------------------------------- pairs
-
-    cdef int _pack(self, Level* L) noexcept nogil:
-        """Lay the level's bodies and ids out in cell order, noting where each
-        occupied cell's run starts."""
-        cdef Py_ssize_t w, k = 0, count = 0, cap
-        cdef int64_t c
-        cdef uint64_t bits
-        cdef int32_t a
-        if grow_array(<void**>&L.word_rank, &L.word_rank_cap, occupancy_words(L.wbits) + 1,
-                      sizeof(uint32_t)) < 0 \
-                or grow_array(<void**>&L.cell_start, &L.cell_start_cap, L.n + 1, sizeof(int32_t)) < 0:
-            return -1
-        cap = L.packed_cap
-        if grow_array(<void**>&L.packed, &cap, L.n, sizeof(Shape)) < 0:
-            return -1
-        if grow_array(<void**>&L.packed_id, &L.packed_cap, cap, sizeof(int32_t)) < 0:
-            return -1
-        # Ids first (the lists and `next` are small and cache-resident), then the
-        # bodies, whose scattered loads can be prefetched once the order is known.
-        for w in range(occupancy_words(L.wbits)):
-            L.word_rank[w] = <uint32_t>count
-            bits = L.occupied[w]
-            while bits:
-                c = (w << 6) | count_trailing_zeros(bits)
-                bits &= bits - 1
-                L.cell_start[count] = <int32_t>k
-                count += 1
-                a = L.head[c]
-                while a >= 0:
-                    L.packed_id[k] = a
-                    k += 1
-                    a = self.next[a]
-        L.word_rank[occupancy_words(L.wbits)] = <uint32_t>count
-        L.cell_start[count] = <int32_t>k
-        if self._serial(L.n):
-            for k in range(L.n):
-                if k + PACK_LOOKAHEAD < L.n:
-                    prefetch(&self.body[L.packed_id[k + PACK_LOOKAHEAD]])
-                shape_of(&self.body[L.packed_id[k]], &L.packed[k])
-        else:
-            for k in prange(L.n, num_threads=self.threads, schedule="dynamic", chunksize=PARALLEL_CHUNK):
-                if k + PACK_LOOKAHEAD < L.n:
-                    prefetch(&self.body[L.packed_id[k + PACK_LOOKAHEAD]])
-                shape_of(&self.body[L.packed_id[k]], &L.packed[k])
-        return 0
 
     cdef int _cover(self, Level* M) noexcept nogil:
         """Set M's cover bits: every sub-cell each of its objects' boxes overlaps."""
@@ -681,7 +474,7 @@ cdef class HierarchicalGrid(SpatialIndex):
         cdef Py_ssize_t finer = 0
         cdef Level* M
         for r in range(self.n_levels):
-            if self.levels[r].n and self._pack(&self.levels[r]) < 0:
+            if self.levels[r].n and self._pack(&self.levels[r], self.threads) < 0:
                 return -1
         for r in range(self.n_levels):
             M = &self.levels[self.order[r]]
@@ -909,11 +702,10 @@ cdef class HierarchicalGrid(SpatialIndex):
     # ------------------------------------------------------------- validation
 
     cdef int _validate_placement(self) except -1:
-        """Levels are in ascending order with consistent tables; each live object
-        is a member of one level, fits its cells, lies in the cell its box names,
-        and is on that cell's list exactly once; occupancy bits match the lists."""
-        cdef Py_ssize_t r, li, k, c, i, listed, total = 0
-        cdef int32_t before
+        """Levels are in ascending order, each with its cell size and consistent
+        lists (_CellLists._check_lists); each live object is a member of one level
+        and fits its cells."""
+        cdef Py_ssize_t r, li, k, i, total = 0
         cdef const Level* L
         cdef bytearray ranked = bytearray(self.n_levels)
         for r in range(self.n_levels):
@@ -924,35 +716,14 @@ cdef class HierarchicalGrid(SpatialIndex):
             ranked[li] = 1
         for li in range(self.n_levels):
             L = &self.levels[li]
-            if not (INITIAL_WBITS <= L.wbits <= 15 and L.mask == (1 << L.wbits) - 1) \
-                    or L.cell != self._cell_of_exponent(L.exponent) or L.inv != 1.0 / L.cell \
-                    or not 0 <= L.n <= L.cap or L.occupied[occupancy_words(L.wbits)] != 0:
-                self._broken(f"level {li}: cell {L.cell} (exponent {L.exponent}), "
-                             f"{1 << L.wbits} cells a side, {L.n} members of {L.cap}")
-            total += L.n
+            if L.cell != self._cell_of_exponent(L.exponent) or L.inv != 1.0 / L.cell:
+                self._broken(f"level {li}: cell {L.cell} (exponent {L.exponent})")
+            self._check_lists(L, f"level {li}")
             for k in range(L.n):
-                i = L.members[k]
-                if not (0 <= i < self.obj_hi and self.live[i]) or self.level_of[i] != li \
-                        or self.slot[i] != k:
-                    self._broken(f"level {li} member {k} is id {i}")
-            listed = 0
-            for c in range((<Py_ssize_t>1) << (2 * L.wbits)):
-                if is_occupied(L, c) != (L.head[c] >= 0):
-                    self._broken(f"level {li} cell {c}: occupied bit {is_occupied(L, c)}, "
-                                 f"first object {L.head[c]}")
-                i = L.head[c]
-                before = -1
-                while i >= 0:
-                    if not (0 <= i < self.obj_hi and self.live[i]) or self.level_of[i] != li \
-                            or self.cell_of[i] != c or self.prev[i] != before:
-                        self._broken(f"level {li} cell {c} lists id {i} after {before}")
-                    listed += 1
-                    if listed > L.n:
-                        self._broken(f"level {li}: its cells list more than its {L.n} members")
-                    before = <int32_t>i
-                    i = self.next[i]
-            if listed != L.n:
-                self._broken(f"level {li}: its cells list {listed} of its {L.n} members")
+                if self.level_of[L.members[k]] != li:
+                    self._broken(f"level {li} member {k} is id {L.members[k]} of level "
+                                 f"{self.level_of[L.members[k]]}")
+            total += L.n
         if total != self.n_live:
             self._broken(f"the levels hold {total} members for {self.n_live} live ids")
         for i in range(self.obj_hi):
@@ -967,42 +738,25 @@ cdef class HierarchicalGrid(SpatialIndex):
                     and longest_side(&self.body[i].box) <= L.reach):
                 self._broken(f"id {i} with box {self.body[i].box} does not fit the cells of "
                              f"level {li} (cell {L.cell}, reach {L.reach})")
-            if self.cell_of[i] != self._cell_index(L, &self.body[i].box):
-                self._broken(f"id {i} is in cell {self.cell_of[i]} of level {li} but its box "
-                             f"is in cell {self._cell_index(L, &self.body[i].box)}")
         return 0
 
     cdef bint _corrupt_placement(self, str what):
         cdef Py_ssize_t li
         cdef Level* L
-        cdef int32_t i
         for li in range(self.n_levels):
             if self.levels[li].n:
                 break
         else:
             return False
         L = &self.levels[li]
-        i = L.members[0]
-        if what == "level_members":
-            L.members[0] = <int32_t>self.obj_hi
-        elif what == "member_slot":
-            self.slot[i] += 1
-        elif what == "cell_of":
-            self.cell_of[i] ^= 1
-        elif what == "cell_list":
-            self.next[i] = i
-        elif what == "occupied":
-            L.occupied[self.cell_of[i] >> 6] ^= (<uint64_t>1) << (self.cell_of[i] & 63)
-        elif what == "level_count":
-            L.n -= 1
-        elif what == "level_order" and self.n_levels > 1:
+        if what == "level_order" and self.n_levels > 1:
             self.order[0], self.order[1] = self.order[1], self.order[0]
-        elif what == "reach" and longest_side(&self.body[i].box) > 0.0:
+        elif what == "reach" and longest_side(&self.body[L.members[0]].box) > 0.0:
             L.reach = 0.0
         elif what == "level_cell":
             L.cell *= 2.0
         else:
-            return False
+            return self._corrupt_lists(L, what)
         return True
 
     # -------------------------------------------------------------- extras

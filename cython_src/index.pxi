@@ -1148,5 +1148,5 @@ cdef dict occupancy(Py_ssize_t objects, Py_ssize_t cells, Py_ssize_t members, Py
                     Py_ssize_t large, Py_ssize_t probe, list levels, SpatialIndex index):
     """A stats() dict in the shared schema, with the index's pair-pass counters."""
     return dict(zip(STATS_KEYS, (
-        objects, cells, members, members / cells if cells else 0.0, most, large, probe,
+        objects, cells, members, <double>members / cells if cells else 0.0, most, large, probe,
         levels, index.broad_phase_pairs, index.narrow_phase_checks, index.hits)))

@@ -46,6 +46,7 @@ def test_pair_sharing_four_cells_is_reported_once():
     b = grid.insert_rect(6, 6, 10, 10)
     assert grid.pairs() == [(a, b)]
     # They meet in all four cells but are tested only in the first they share.
+    assert grid.cells_of(a) == grid.cells_of(b) == (0, 0, 1, 1)
     assert (grid.broad_phase_pairs, grid.narrow_phase_checks, grid.hits) == (4, 1, 1)
 
 

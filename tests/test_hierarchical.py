@@ -10,8 +10,8 @@ import pytest
 
 from oracle import Oracle, same_pairs
 from spatial_hash._core import STATS_KEYS
-from spatial_hash import (HierarchicalGrid, HierarchicalSpatialHash, OptimizedSpatialHash,
-                          UniformGrid)
+from spatial_hash import (BruteForce, HierarchicalGrid, HierarchicalSpatialHash,
+                          OptimizedSpatialHash, UniformGrid)
 
 
 def test_first_level_cell_is_longest_side_times_sqrt_factor():
@@ -272,3 +272,23 @@ def test_threads_sleep_after_a_loop_unless_the_user_said_otherwise(preset, expec
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == expected
+
+
+@pytest.mark.parametrize("index", [HierarchicalSpatialHash, lambda: OptimizedSpatialHash(1.0)],
+                         ids=["hierarchical", "uniform"])
+def test_steep_long_sweeps_find_every_object_in_their_path(index):
+    # A sweep crossing few columns but more rows than a table has: each column's
+    # rows must be cut to the table's side there, not to the first column's
+    # (the hierarchical grid once missed most of such a path).
+    rng = random.Random(3)
+    grid, brute = index(), BruteForce()
+    for k in range(3000):
+        bounds = (rng.uniform(0, 6), rng.uniform(0, 2000), 0.7, 0.7)
+        grid.insert(k, bounds)
+        brute.insert(k, bounds)
+    for _ in range(60):
+        start = (rng.uniform(0, 6), rng.uniform(0, 100))
+        end = (rng.uniform(0, 6), rng.uniform(1500, 2000))
+        found = grid.query_along_path(start, end, (0.3, 0.3))
+        assert sorted(found) == sorted(brute.query_along_path(start, end, (0.3, 0.3)))
+        assert len(found) > 100

@@ -156,6 +156,8 @@ class UniformGridMachine(IndexMachine):
         cells, members, most, large = self.oracle.occupancy()
         assert (stats["active_cells"], stats["memberships"], stats["max_objects_per_cell"],
                 stats["large_objects"]) == (cells, members, most, large)
+        # A true ratio (it was once an integer division).
+        assert stats["avg_objects_per_cell"] == (members / cells if cells else 0.0)
 
 
 class HierarchicalGridMachine(IndexMachine):

@@ -5,26 +5,25 @@ import pytest
 
 from spatial_hash import HierarchicalGrid, UniformGrid
 
-UNIFORM_CORRUPTIONS = {
-    "live_flag": "live flag", "free_ids": "free_ids[0]",
-    "bucket_entry": "holds (id", "membership_slot": "instead of (id",
-    "cell_record": "is in the bucket of cell", "cell_range": "is kept over cells",
-    "cell_table": "is not found by its cell", "active_cells": "occupied cells but n_active",
-    "large_list": "large", "bucket_free_list": "is not a distinct free bucket",
-    "membership_free_list": "overlaps another block",
-}
-HIERARCHICAL_CORRUPTIONS = {
-    "live_flag": "live flag", "free_ids": "free_ids[0]",
+LIST_CORRUPTIONS = {
     "level_members": "member 0 is id", "member_slot": "member 0 is id",
     "cell_of": "lists id", "cell_list": "lists id", "occupied": "occupied bit",
-    "level_count": "members", "level_order": "ascending order",
-    "reach": "does not fit the cells", "level_cell": "exponent",
+    "level_count": "lists id",
 }
+UNIFORM_CORRUPTIONS = dict(
+    LIST_CORRUPTIONS, live_flag="live flag", free_ids="free_ids[0]",
+    cell_range="is kept over cells", large_list="large", spans="spans more than the spans",
+    table_side="narrower than a window",
+)
+HIERARCHICAL_CORRUPTIONS = dict(
+    LIST_CORRUPTIONS, live_flag="live flag", free_ids="free_ids[0]",
+    level_order="ascending order", reach="does not fit the cells", level_cell="exponent",
+)
 
 
 def populated(grid):
     """Boxes of several sizes and discs, one object large enough for the uniform
-    grid's large list, and some removed (free ids, free buckets and blocks)."""
+    grid's large list, and some removed (free ids, emptied cells)."""
     rng = np.random.default_rng(5)
     rects = np.c_[rng.uniform(-300, 300, (200, 2)), rng.uniform(0, 40, (200, 2))]
     ids = grid.insert_rects(rects)

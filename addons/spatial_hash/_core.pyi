@@ -15,7 +15,7 @@ import numpy.typing as npt
 # The keys of stats(), in order, the same for both grids.
 STATS_KEYS: Tuple[str, ...]
 # Bytes per struct the core's memory layout is designed around (Body, Shape,
-# Entry, Bucket, CellSlot), for tests.
+# CellRange), for tests.
 STRUCT_SIZES: Dict[str, int]
 
 Vec2 = Union[Tuple[float, float], Sequence[float], Any]     # or anything with .x and .y

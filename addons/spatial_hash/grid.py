@@ -114,8 +114,9 @@ class _ObjectIndex:
 
     def check_hash_distribution(self, max_chain=20):
         """Warn (RuntimeWarning) when a cell holds more than max_chain objects, like
-        the GDScript original's check; returns the longest chain. Cells never share a bucket here,
-        so a long chain means crowding: the cell size is too large for the scene."""
+        the GDScript original's check; returns the longest chain. Cells are counted by their
+        full coordinates here, so a long chain means crowding: the cell size is too large for
+        the scene."""
         longest = self._grid.stats()["max_objects_per_cell"]
         if longest > max_chain:
             warnings.warn(f"Poor hash distribution, max chain: {longest}", RuntimeWarning,
@@ -163,8 +164,8 @@ class _BoundsIndex(_ObjectIndex):
 
 class OptimizedSpatialHash(_BoundsIndex):
     """The GDScript-style OptimizedSpatialHash: insert(obj, bounds), remove(obj),
-    update(obj, new_bounds), query_range(bounds), with object->cells tracking so an
-    update that stays in the same cells costs no re-bucketing."""
+    update(obj, new_bounds), query_range(bounds), with each object stored once, in
+    the cell of its min corner, so an update that keeps that cell costs no relink."""
 
     def __init__(self, cell_size=64.0, origin=(0.0, 0.0), large_threshold=4):
         super().__init__(UniformGrid(cell_size, origin, large_threshold))
