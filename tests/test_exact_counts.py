@@ -196,8 +196,8 @@ def test_hash_distribution_check_warns_on_crowded_cells():
 
 
 def test_many_cells_stress_against_oracle():
-    """Thousands of objects force table growth, bucket recycling and backward-shift
-    deletes; the pair list must still equal brute force."""
+    """Thousands of objects force table growth, long cell lists and many relinks;
+    the pair list must still equal brute force."""
     rng = random.Random(7)
     h = OptimizedSpatialHash(4.0, origin=(-3.0, 2.0))
     oracle = Oracle(4.0, (-3.0, 2.0))

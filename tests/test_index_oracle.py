@@ -60,7 +60,7 @@ class IndexMachine(RuleBasedStateMachine):
 
     @rule(obj=KEYS, dx=st.floats(-0.2, 0.2))
     def nudge(self, obj, dx):
-        """Small moves mostly stay in the same cells: the no-rebucket path."""
+        """Small moves mostly keep their home cell: the no-relink path."""
         if obj in self.oracle:
             x0, y0, x1, y1 = self.oracle.shape(obj)[0]
             bounds = (x0 + dx * self.cell, y0, x1 - x0, y1 - y0)
