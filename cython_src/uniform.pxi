@@ -98,7 +98,6 @@ cdef class UniformGrid(_CellLists):
             self.min_wbits += 1
         if level_init(&self.table, self.min_wbits) < 0:
             raise MemoryError()
-        self.table.cell = self.cell_size
 
     def __dealloc__(self):
         level_free(&self.table)
