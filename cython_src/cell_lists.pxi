@@ -47,6 +47,7 @@ cdef enum:
     INITIAL_WBITS = 4       # 16 x 16 cells to start with
     LARGEST_WBITS = 15      # at most 32768 x 32768 cells (4 GB of list heads)
     PACK_LOOKAHEAD = 24     # bodies prefetched ahead while packing
+    MOVE_LOOKAHEAD = 8      # list heads prefetched ahead while relinking
     # Fewer objects than this in a loop and it runs on one thread: waking another
     # costs more than it would take over.
     PARALLEL_WORK = 16384
@@ -79,6 +80,22 @@ cdef inline Py_ssize_t run_begin(const Level* L, int64_t c) noexcept nogil:
     0 to the number of cells): cell_start at the count of occupied cells before c."""
     return L.cell_start[L.word_rank[c >> 6]
                         + count_ones(L.occupied[c >> 6] & (((<uint64_t>1) << (c & 63)) - 1))]
+
+
+cdef inline int row_runs(const Level* L, int64_t row, int64_t x0, int64_t x1,
+                         Py_ssize_t* runs) noexcept nogil:
+    """The packed runs of cells x0 .. x1 (fewer than the table's side, wrapped)
+    of the table row starting at cell `row`, as begin, end pairs into `runs`:
+    one run, or two where the window wraps. Returns how many numbers it wrote."""
+    cdef int64_t lo = x0 & L.mask, hi = x1 & L.mask
+    runs[0] = run_begin(L, row | lo)
+    if lo <= hi:
+        runs[1] = run_begin(L, (row | hi) + 1)
+        return 2
+    runs[1] = run_begin(L, row + L.mask + 1)
+    runs[2] = run_begin(L, row)
+    runs[3] = run_begin(L, (row | hi) + 1)
+    return 4
 
 
 cdef int level_init(Level* L, int32_t wbits) noexcept nogil:
@@ -125,12 +142,17 @@ cdef class _CellLists(SpatialIndex):
     cdef int32_t* prev          # the one before, -1 at its head
     cdef int32_t* home          # the table index of its home cell
     cdef int32_t* slot          # its index in its level's members
+    cdef int threads            # the hierarchical grid's option; 1 in the uniform grid
+    cdef Py_ssize_t growths     # tables grown so far: a batch move's noted homes go stale
+    cdef int32_t* row_state     # per row of a batch move: its new home, or -1
+    cdef Py_ssize_t row_state_cap
 
     def __dealloc__(self):
         free(self.next)
         free(self.prev)
         free(self.home)
         free(self.slot)
+        free(self.row_state)
 
     cdef int _grow_lists(self, Py_ssize_t old_cap, Py_ssize_t new_cap) noexcept nogil:
         if grow_to(<void**>&self.next, old_cap, new_cap, sizeof(int32_t)) < 0 \
@@ -204,7 +226,69 @@ cdef class _CellLists(SpatialIndex):
         L.mask = bigger.mask
         for k in range(L.n):
             self._push_cell(L, L.members[k], self._home(L, L.members[k]))
+        self.growths += 1
         return 0
+
+    cdef inline bint _serial(self, Py_ssize_t work) noexcept nogil:
+        """Does a loop over `work` objects run on this thread alone?"""
+        return self.threads <= 1 or work < PARALLEL_WORK
+
+    cdef Level* _level_of(self, int32_t i) noexcept nogil:
+        """The level member i belongs to."""
+        return NULL
+
+    cdef int32_t _settle(self, int32_t i, const Body* b) noexcept nogil:
+        """First half of a batch move, safe to run for many objects at once: if
+        live object i keeps its level, give it body b and return its new home
+        cell (its links are left to the second half); otherwise change nothing
+        and return -1."""
+        return -1
+
+    cdef int _move_rows(self, const int64_t[::1] ids, const double[:, ::1] rows,
+                        const double[::1] radii) noexcept nogil:
+        """Two halves, timed apart: every object _settle takes in takes its new
+        body and notes its new home (on `threads` threads: each row writes only
+        its own object, ids being distinct; the moves); then, in row order,
+        objects whose home changed are relinked and the rest move one by one
+        (the relinks). The result is the same for any thread count."""
+        cdef Py_ssize_t k, n = ids.shape[0], growths = self.growths
+        cdef Rows batch = rows_of(rows, radii)
+        cdef int32_t i, cell
+        cdef Level* L
+        cdef Body b
+        cdef double started = now_ms(), settled
+        if grow_array(<void**>&self.row_state, &self.row_state_cap, n, sizeof(int32_t)) < 0:
+            return -1
+        if self._serial(n):
+            for k in range(n):
+                self.row_state[k] = self._settle_row(<int32_t>ids[k], &batch, k)
+        else:
+            for k in prange(n, num_threads=self.threads, schedule="dynamic", chunksize=PARALLEL_CHUNK):
+                self.row_state[k] = self._settle_row(<int32_t>ids[k], &batch, k)
+        settled = now_ms()
+        for k in range(n):
+            if k + MOVE_LOOKAHEAD < n and self.row_state[k + MOVE_LOOKAHEAD] >= 0:
+                i = <int32_t>ids[k + MOVE_LOOKAHEAD]
+                prefetch(&self._level_of(i).head[self.row_state[k + MOVE_LOOKAHEAD]])
+            i = <int32_t>ids[k]
+            cell = self.row_state[k]
+            if cell >= 0:
+                L = self._level_of(i)
+                if self.growths != growths:
+                    # A table grew under the first half's cells: recompute.
+                    cell = self._home(L, i)
+                self._move_cell(L, i, cell)
+            else:
+                body_of_row(&batch, k, &b)
+                if self._move(i, &b) < 0:
+                    return -1
+        self._phase_times(started, settled)
+        return 0
+
+    cdef inline int32_t _settle_row(self, int32_t i, const Rows* batch, Py_ssize_t k) noexcept nogil:
+        cdef Body b
+        body_of_row(batch, k, &b)
+        return self._settle(i, &b)
 
     cdef int _pack(self, Level* L, int threads) noexcept nogil:
         """Lay the level's bodies and ids out in cell order (on `threads`

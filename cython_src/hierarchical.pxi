@@ -124,10 +124,8 @@ cdef class HierarchicalGrid(_CellLists):
     cdef int32_t* order         # level indices by ascending cell size
     cdef Py_ssize_t n_levels, levels_cap, order_cap
     cdef int32_t* level_of
-    cdef readonly int threads
     cdef PairChunk* chunks
     cdef Py_ssize_t chunks_cap, chunks_ready
-    cdef Py_ssize_t growths     # level tables grown so far
 
     def __cinit__(self, hierarchy_factor=2.0, density=0.125, threads=1):
         f = check_finite(hierarchy_factor, "hierarchy_factor")
@@ -157,14 +155,14 @@ cdef class HierarchicalGrid(_CellLists):
         free(self.order)
         free(self.level_of)
 
+    @property
+    def threads(self):
+        return self.threads
+
     def __repr__(self):
         return (f"HierarchicalGrid(hierarchy_factor={self.hierarchy_factor!r}, "
                 f"density={self.density!r}, threads={self.threads}) with {self.n_live} objects in "
                 f"{sum(1 for k in range(self.n_levels) if self.levels[k].n)} levels")
-
-    cdef inline bint _serial(self, Py_ssize_t work) noexcept nogil:
-        """Does a loop over `work` objects run on this thread alone?"""
-        return self.threads == 1 or work < PARALLEL_WORK
 
     # ------------------------------------------------------------- levels
 
@@ -231,8 +229,8 @@ cdef class HierarchicalGrid(_CellLists):
         cdef Level* L = &self.levels[level]
         # Past the density the table doubles each side; if memory is short it stays.
         if <double>(L.n + 1) > self.density * <double>((<Py_ssize_t>1) << (2 * L.wbits)) \
-                and L.wbits < LARGEST_WBITS and self._resize(L, L.wbits + 1) == 0:
-            self.growths += 1
+                and L.wbits < LARGEST_WBITS:
+            self._resize(L, L.wbits + 1)
         self._add_member(L, i)
         if longest_side(&self.body[i].box) > L.reach:
             L.reach = longest_side(&self.body[i].box)
@@ -298,62 +296,18 @@ cdef class HierarchicalGrid(_CellLists):
         self._enter_level(target, i)
         return 0
 
-    cdef inline int32_t _settle(self, int32_t i, const Body* b) noexcept nogil:
-        """First half of a batch move, safe to run for many objects at once: if
-        the object keeps its level and stays within the level's reach, give it
-        body b and return its new cell (the list links are left to the second
-        half); otherwise change nothing and return -1."""
+    cdef int32_t _settle(self, int32_t i, const Body* b) noexcept nogil:
+        """If the object keeps its level and stays within the level's reach
+        (safe to decide for many objects at once), give it body b and return its
+        new cell; otherwise change nothing and return -1."""
         cdef const Level* L = &self.levels[self.level_of[i]]
         if longest_side(&b.box) <= L.reach and self._fits(L, &b.box):
             self.body[i] = b[0]
             return self._cell_index(L, &b.box)
         return -1
 
-    cdef int _move_rows(self, const int64_t[::1] ids, const double[:, ::1] rows,
-                        const double[::1] radii) noexcept nogil:
-        """Two halves: every object that keeps its level takes its new body and
-        notes its new cell (on `threads` threads: each row writes only its own
-        object, ids being distinct); then, in row order, objects whose cell
-        changed are relinked and the rest move one by one. The result is the
-        same for any thread count."""
-        cdef Py_ssize_t k, n = ids.shape[0], growths = self.growths
-        cdef Rows batch = rows_of(rows, radii)
-        cdef int32_t i, cell
-        cdef Level* L
-        cdef Body b
-        cdef double started = now_ms(), settled
-        if grow_array(<void**>&self.row_state, &self.row_state_cap, n, sizeof(int32_t)) < 0:
-            return -1
-        if self._serial(n):
-            for k in range(n):
-                self.row_state[k] = self._settle_row(<int32_t>ids[k], &batch, k)
-        else:
-            for k in prange(n, num_threads=self.threads, schedule="dynamic", chunksize=PARALLEL_CHUNK):
-                self.row_state[k] = self._settle_row(<int32_t>ids[k], &batch, k)
-        settled = now_ms()
-        for k in range(n):
-            if k + MOVE_LOOKAHEAD < n and self.row_state[k + MOVE_LOOKAHEAD] >= 0:
-                i = <int32_t>ids[k + MOVE_LOOKAHEAD]
-                prefetch(&self.levels[self.level_of[i]].head[self.row_state[k + MOVE_LOOKAHEAD]])
-            i = <int32_t>ids[k]
-            cell = self.row_state[k]
-            if cell >= 0:
-                L = &self.levels[self.level_of[i]]
-                if self.growths != growths:
-                    # A table grew under the first half's cells: recompute.
-                    cell = self._cell_index(L, &self.body[i].box)
-                self._move_cell(L, i, cell)
-            else:
-                body_of_row(&batch, k, &b)
-                if self._move(i, &b) < 0:
-                    return -1
-        self._phase_times(started, settled)
-        return 0
-
-    cdef inline int32_t _settle_row(self, int32_t i, const Rows* batch, Py_ssize_t k) noexcept nogil:
-        cdef Body b
-        body_of_row(batch, k, &b)
-        return self._settle(i, &b)
+    cdef Level* _level_of(self, int32_t i) noexcept nogil:
+        return &self.levels[self.level_of[i]]
 
     cdef void _detach(self, int32_t i) noexcept nogil:
         self._leave_level(i)
@@ -535,12 +489,12 @@ cdef class HierarchicalGrid(_CellLists):
         each pair of cells meets once; then across levels, upward only, one
         coarser level at a time."""
         cdef const Level* L = &self.levels[self.order[out.rank]]
-        cdef Py_ssize_t up, u, w, nth, start, end, left, left_end, tested = 0, t
-        cdef Py_ssize_t above[4]       # the row above: one run, or two where it wraps
+        cdef Py_ssize_t up, u, w, nth, start, end, tested = 0, t
+        cdef Py_ssize_t behind[8]     # the row above's runs, then the left cell's
         cdef const Level* ups[UPWARD_GROUP]
-        cdef int n_up
-        cdef int64_t c, cx, cy, mask = L.mask
-        cdef int32_t bits = L.wbits, a, k, n_above
+        cdef int n_up, k, n_behind
+        cdef int64_t c
+        cdef int32_t a
         cdef uint64_t word
         cdef const Shape* shape
         cdef Box box
@@ -554,38 +508,24 @@ cdef class HierarchicalGrid(_CellLists):
             while word:
                 c = (w << 6) | count_trailing_zeros(word)
                 word &= word - 1
-                cx = c & mask
-                cy = c >> bits
                 start = L.cell_start[nth]
                 end = L.cell_start[nth + 1]
                 nth += 1
-                # Row above, cells cx - 1 .. cx + 1: one run, or two where it wraps.
-                c = ((cy - 1) & mask) << bits
-                if 0 < cx < mask:
-                    above[0] = run_begin(L, c | (cx - 1))
-                    above[1] = run_begin(L, (c | (cx + 1)) + 1)
-                    n_above = 2
-                else:
-                    above[0] = run_begin(L, c | ((cx - 1) & mask))
-                    above[1] = run_begin(L, c + mask + 1) if cx == 0 else run_begin(L, (c | mask) + 1)
-                    above[2] = run_begin(L, c)
-                    above[3] = run_begin(L, (c | ((cx + 1) & mask)) + 1)
-                    n_above = 4
-                c = (cy << bits) | ((cx - 1) & mask)
-                left = run_begin(L, c)
-                left_end = start if cx > 0 else run_begin(L, c + 1)
+                n_behind = row_runs(L, (((c >> L.wbits) - 1) & L.mask) << L.wbits,
+                                    (c & L.mask) - 1, (c & L.mask) + 1, behind)
+                n_behind += row_runs(L, c & ~L.mask, (c & L.mask) - 1, (c & L.mask) - 1,
+                                     behind + n_behind)
                 for u in range(start, end):
                     a = L.packed_id[u]
                     shape = &L.packed[u]
                     shape_box(shape, &box)
                     t = test_run(shape, &box, a, L, u + 1, end, out)
-                    for k in range(0, n_above, 2):
-                        t |= test_run(shape, &box, a, L, above[k], above[k + 1], out)
-                        tested += above[k + 1] - above[k]
-                    t |= test_run(shape, &box, a, L, left, left_end, out)
+                    tested += end - u - 1
+                    for k in range(0, n_behind, 2):
+                        t |= test_run(shape, &box, a, L, behind[k], behind[k + 1], out)
+                        tested += behind[k + 1] - behind[k]
                     if t < 0:
                         return
-                    tested += (end - u - 1) + (left_end - left)
         start = L.cell_start[L.word_rank[out.w0]]
         end = L.cell_start[L.word_rank[out.w1]]
         n_up = 0
@@ -611,10 +551,12 @@ cdef class HierarchicalGrid(_CellLists):
         out of memory."""
         cdef const Level* M
         cdef double pad
-        cdef int64_t mask, side, ux0, ux1, uy, uy0, uy1, row, lo, hi
+        cdef int64_t mask, side, ux0, ux1, uy, uy0, uy1
         cdef int64_t sx, sy, sx0, sx1, sy0, sy1, b
         cdef int32_t bits, a
-        cdef Py_ssize_t u, j, n = end - start, tested = 0, v, e, t = 0
+        cdef Py_ssize_t u, j, n = end - start, tested = 0, t = 0
+        cdef Py_ssize_t runs[4]
+        cdef int k, n_runs
         cdef Py_ssize_t n_passed[UPWARD_GROUP]
         cdef const int64_t* passed
         cdef const Shape* shape
@@ -676,25 +618,11 @@ cdef class HierarchicalGrid(_CellLists):
                     ux1 = ux0 + side - 1
                 if uy1 - uy0 >= side:
                     uy1 = uy0 + side - 1
-                lo = ux0 & mask
-                hi = ux1 & mask
                 for uy in range(uy0, uy1 + 1):
-                    row = (uy & mask) << bits
-                    if lo <= hi:
-                        v = run_begin(M, row | lo)
-                        e = run_begin(M, (row | hi) + 1)
-                        t |= test_run(shape, &box, a, M, v, e, out)
-                        tested += e - v
-                    else:
-                        # The window wraps around the table: its right part, then its left.
-                        v = run_begin(M, row | lo)
-                        e = run_begin(M, row + side)
-                        t |= test_run(shape, &box, a, M, v, e, out)
-                        tested += e - v
-                        v = run_begin(M, row)
-                        e = run_begin(M, (row | hi) + 1)
-                        t |= test_run(shape, &box, a, M, v, e, out)
-                        tested += e - v
+                    n_runs = row_runs(M, (uy & mask) << bits, ux0, ux1, runs)
+                    for k in range(0, n_runs, 2):
+                        t |= test_run(shape, &box, a, M, runs[k], runs[k + 1], out)
+                        tested += runs[k + 1] - runs[k]
                 if t < 0:
                     return -1
         return tested

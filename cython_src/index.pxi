@@ -26,11 +26,6 @@ cdef inline bint scan_beats_visit(double columns, double rows, Py_ssize_t object
     return columns * rows > <double>objects
 
 
-# How far ahead of the current move a batch move prefetches, per stage.
-cdef enum:
-    MOVE_LOOKAHEAD = 8
-    MOVE_STAGES = 3
-
 # The phases of a frame that last_phase_ms() reports.
 cdef enum:
     PHASE_MOVES = 0     # a batch update: new bodies of the objects that stay put
@@ -156,8 +151,6 @@ cdef class SpatialIndex:
     cdef Py_ssize_t out_n, out_cap
     cdef PairList found          # the last pair pass's pairs (or candidates)
     cdef bint keep_candidates   # the pair pass keeps every pair it tests
-    cdef int32_t* row_state     # per row of a batch move: see _move_rows
-    cdef Py_ssize_t row_state_cap
     cdef double phase_ms[PHASES]
     cdef bint busy
     cdef readonly Py_ssize_t broad_phase_pairs
@@ -174,7 +167,6 @@ cdef class SpatialIndex:
         free(self.free_ids)
         free(self.out)
         free(self.found.ids)
-        free(self.row_state)
 
     def __len__(self):
         return self.n_live
@@ -209,18 +201,6 @@ cdef class SpatialIndex:
         return 0
 
     cdef void _detach(self, int32_t i) noexcept nogil:
-        pass
-
-    cdef bint _stays(self, int32_t i, const Body* b) noexcept nogil:
-        """If live object i with body b stays where the index keeps it, give it b
-        and return True; otherwise change nothing and return False."""
-        return False
-
-    cdef void _prefetch_move(self, int32_t i, const Body* b, int stage) noexcept nogil:
-        """Start loading what _move(i, b) will touch. A batch calls it for each
-        object that _stays refused, at stages 0 .. MOVE_STAGES - 1 of a pipeline
-        running ahead of the moves (stage s at MOVE_LOOKAHEAD * (MOVE_STAGES - s)
-        moves ahead): each stage may read what an earlier one fetched."""
         pass
 
     cdef void _reset(self) noexcept nogil:
@@ -941,33 +921,16 @@ cdef class SpatialIndex:
 
     cdef int _move_rows(self, const int64_t[::1] ids, const double[:, ::1] rows,
                         const double[::1] radii) noexcept nogil:
-        """Two passes, timed apart: every object that stays where the index keeps
-        it takes its new body (the moves), then the others are re-placed in row
-        order (the relinks), with what they touch prefetched ahead."""
-        cdef Py_ssize_t k, j, ahead, stage, moving = 0, n = ids.shape[0]
-        cdef Body b
+        """Give live objects ids[k] the bodies of rows[k] (radii[k] for circles),
+        each move all or nothing; -1 if out of memory. Subclasses that re-place
+        objects in two halves time them with _phase_times."""
+        cdef Py_ssize_t k
         cdef Rows batch = rows_of(rows, radii)
-        cdef double started = now_ms(), settled
-        cdef int32_t* moved
-        if grow_array(<void**>&self.row_state, &self.row_state_cap, n, sizeof(int32_t)) < 0:
-            return -1
-        moved = self.row_state
-        for k in range(n):
+        cdef Body b
+        for k in range(ids.shape[0]):
             body_of_row(&batch, k, &b)
-            if not self._stays(<int32_t>ids[k], &b):
-                moved[moving] = <int32_t>k
-                moving += 1
-        settled = now_ms()
-        for j in range(moving):
-            for stage in range(MOVE_STAGES):
-                ahead = j + MOVE_LOOKAHEAD * (MOVE_STAGES - stage)
-                if ahead < moving:
-                    body_of_row(&batch, moved[ahead], &b)
-                    self._prefetch_move(<int32_t>ids[moved[ahead]], &b, <int>stage)
-            body_of_row(&batch, moved[j], &b)
-            if self._move(<int32_t>ids[moved[j]], &b) < 0:
+            if self._move(<int32_t>ids[k], &b) < 0:
                 return -1
-        self._phase_times(started, settled)
         return 0
 
     cdef inline void _phase_times(self, double started, double settled) noexcept nogil:

@@ -5,10 +5,10 @@
 # corner changes cell. No object in the table spans more than span_x columns
 # and span_y rows past its home, so a query finds whatever shares a cell with
 # its range among the home cells up to that far before it, keeping what truly
-# does. The pair pass lays every object out in every cell it covers (one
-# counting sort a frame) and tests each pair once, in the first cell the two
-# share. Objects covering more than `large_threshold` cells on a side live on a
-# side list instead.
+# does; the pair pass tests each object against the objects at home in the
+# cells of its range and, in its range's later rows, up to span_x cells left of
+# it, keeping the pairs whose ranges meet. Objects covering more than
+# `large_threshold` cells on a side live on a side list instead.
 
 cdef enum:
     # The table doubles its side once it holds more small objects than cells:
@@ -17,16 +17,45 @@ cdef enum:
     TABLE_LOAD_DIVISOR = 1
 
 
-ctypedef struct Membership:
-    # One (object, cell) pair of the pair pass: the object's index in the packed
-    # arrays and its edge bits there (bit 0: the cell is in the object's first
-    # column of cells; bit 1: in its first row).
-    int32_t packed
-    uint32_t edge
-
-
 cdef inline bint ranges_meet(const CellRange* a, const CellRange* b) noexcept nogil:
     return a.x0 <= b.x1 and b.x0 <= a.x1 and a.y0 <= b.y1 and b.y0 <= a.y1
+
+
+cdef inline int32_t shared_cells(const CellRange* a, const CellRange* b) noexcept nogil:
+    """How many cells two ranges share, if they meet."""
+    return (((a.x1 if a.x1 < b.x1 else b.x1) - (a.x0 if a.x0 > b.x0 else b.x0) + 1)
+            * ((a.y1 if a.y1 < b.y1 else b.y1) - (a.y0 if a.y0 > b.y0 else b.y0) + 1))
+
+
+cdef inline int test_meeting_run(const Shape* shape, const Box* box, const CellRange* cells,
+                                 int32_t a, const Level* L, const CellRange* ranges,
+                                 Py_ssize_t v, Py_ssize_t end, PairList* found, bint keep_all,
+                                 Py_ssize_t* met, Py_ssize_t* shared) noexcept nogil:
+    """Test object a (its shape, box and cell range) against those of L's packed
+    objects v .. end-1 (their ranges in `ranges`) whose ranges meet its own,
+    keeping the pairs that touch (every one tested, if keep_all), counting them
+    into `met` and the cells they share into `shared`; -1 if out of memory. No
+    branch depends on the data: ranges that do not meet just keep nothing."""
+    cdef Py_ssize_t kept, meeting = 0, cells_shared = 0
+    cdef int32_t* pairs
+    cdef bint meet
+    if v >= end:
+        return 0
+    if pair_room(found, end - v) < 0:
+        return -1
+    kept = found.n
+    pairs = found.ids
+    while v < end:
+        meet = ranges_meet(cells, &ranges[v])
+        put_pair(pairs + 2 * kept, a, L.packed_id[v])
+        kept += (shapes_touch(shape, box, &L.packed[v]) | keep_all) & meet
+        meeting += meet
+        cells_shared += meet * shared_cells(cells, &ranges[v])
+        v += 1
+    found.n = kept
+    met[0] += meeting
+    shared[0] += cells_shared
+    return 0
 
 
 cdef inline int64_t cell_key(int32_t cx, int32_t cy) noexcept nogil:
@@ -76,12 +105,8 @@ cdef class UniformGrid(_CellLists):
     # widened as objects arrive or grow, made exact again by each pair pass.
     cdef int32_t span_x
     cdef int32_t span_y
-    # The pair pass's: the table's ranges in the packed order, every membership
-    # by cell, and where each cell's memberships end.
-    cdef CellRange* packed_range
-    cdef Membership* membership
-    cdef int32_t* cell_end
-    cdef Py_ssize_t packed_range_cap, membership_cap, cell_end_cap
+    cdef CellRange* packed_range    # the pair pass's: the table's ranges in packed order
+    cdef Py_ssize_t packed_range_cap
 
     def __cinit__(self, cell_size=64.0, origin=(0.0, 0.0), large_threshold=4):
         self.cell_size = check_cell_size(cell_size)
@@ -104,8 +129,6 @@ cdef class UniformGrid(_CellLists):
         free(self.range)
         free(self.large)
         free(self.packed_range)
-        free(self.membership)
-        free(self.cell_end)
 
     def __repr__(self):
         return (f"UniformGrid(cell_size={self.cell_size!r}, origin=({self.origin_x!r}, "
@@ -185,39 +208,19 @@ cdef class UniformGrid(_CellLists):
     cdef void _detach(self, int32_t i) noexcept nogil:
         self._unlink(i)
 
-    cdef bint _stays(self, int32_t i, const Body* b) noexcept nogil:
-        """An object of the table whose min corner keeps its cell stays on its list."""
+    cdef Level* _level_of(self, int32_t i) noexcept nogil:
+        return &self.table
+
+    cdef int32_t _settle(self, int32_t i, const Body* b) noexcept nogil:
+        """An object of the table that stays small takes its body and range."""
         cdef CellRange cells
         range_of(&b.box, self.origin_x, self.origin_y, self.cell_size, &cells)
-        if self.home[i] < 0 or cells.x0 != self.range[i].x0 or cells.y0 != self.range[i].y0 \
-                or self._is_large_range(&cells):
-            return False
+        if self.home[i] < 0 or self._is_large_range(&cells):
+            return -1
         self._widen_spans(&cells)
         self.range[i] = cells
         self.body[i] = b[0]
-        return True
-
-    cdef void _prefetch_move(self, int32_t i, const Body* b, int stage) noexcept nogil:
-        # Stage 0: the object's records; 1: its list neighbours and the new
-        # cell's head; 2: the record of the object now first on that cell.
-        cdef CellRange cells
-        cdef int32_t first
-        if stage == 0:
-            prefetch(&self.range[i])
-            prefetch(&self.next[i])
-            prefetch(&self.prev[i])
-            return
-        range_of(&b.box, self.origin_x, self.origin_y, self.cell_size, &cells)
-        if stage == 1:
-            prefetch(&self.table.head[wrapped_cell(&self.table, cells.x0, cells.y0)])
-            if self.home[i] >= 0 and self.prev[i] >= 0:
-                prefetch(&self.next[self.prev[i]])
-            if self.home[i] >= 0 and self.next[i] >= 0:
-                prefetch(&self.prev[self.next[i]])
-        else:
-            first = self.table.head[wrapped_cell(&self.table, cells.x0, cells.y0)]
-            if first >= 0:
-                prefetch(&self.prev[first])
+        return wrapped_cell(&self.table, cells.x0, cells.y0)
 
     cdef int _move(self, int32_t i, const Body* b) noexcept nogil:
         """Relinks only when the min corner changes cell or the object moves to
@@ -322,103 +325,75 @@ cdef class UniformGrid(_CellLists):
 
     # --------------------------------------------------------------- pairs
 
-    cdef int _sort_memberships(self) noexcept nogil:
-        """Lay every membership of the table's objects out by table cell (a
-        counting sort): cell c's are membership[cell_end[c - 1] : cell_end[c]]
-        (from 0 for c = 0). On the way, note the packed objects' ranges and make
-        the spans exact again. Objects are packed in cell order and cover cells
-        near their home, so the counts are walked almost in order."""
+    cdef int _pack_ranges(self) noexcept nogil:
+        """Note the packed objects' ranges, in the packed order, and make the
+        spans exact again; -1 if out of memory."""
         cdef const Level* L = &self.table
-        cdef Py_ssize_t cells = (<Py_ssize_t>1) << (2 * L.wbits), k, c, total = 0, count
-        cdef int32_t x, y
-        cdef CellRange* r
-        cdef int32_t* end
-        if grow_array(<void**>&self.packed_range, &self.packed_range_cap, L.n, sizeof(CellRange)) < 0 \
-                or grow_array(<void**>&self.cell_end, &self.cell_end_cap, cells, sizeof(int32_t)) < 0:
+        cdef Py_ssize_t k
+        if grow_array(<void**>&self.packed_range, &self.packed_range_cap, L.n, sizeof(CellRange)) < 0:
             return -1
-        end = self.cell_end
-        memset(end, 0, cells * sizeof(int32_t))
         self.span_x = self.span_y = 0
         for k in range(L.n):
             if k + PACK_LOOKAHEAD < L.n:
                 prefetch(&self.range[L.packed_id[k + PACK_LOOKAHEAD]])
-            r = &self.packed_range[k]
-            r[0] = self.range[L.packed_id[k]]
-            self._widen_spans(r)
-            for y in range(r.y0, r.y1 + 1):
-                for x in range(r.x0, r.x1 + 1):
-                    end[wrapped_cell(L, x, y)] += 1
-        # Each cell's count becomes where its memberships start; placing them
-        # moves it on to where they end.
-        for c in range(cells):
-            count = end[c]
-            end[c] = <int32_t>total
-            total += count
-        if total > 2147483647 or grow_array(<void**>&self.membership, &self.membership_cap, total,
-                                            sizeof(Membership)) < 0:
-            return -1
-        for k in range(L.n):
-            r = &self.packed_range[k]
-            for y in range(r.y0, r.y1 + 1):
-                for x in range(r.x0, r.x1 + 1):
-                    c = wrapped_cell(L, x, y)
-                    self.membership[end[c]].packed = <int32_t>k
-                    self.membership[end[c]].edge = (x == r.x0) | ((y == r.y0) << 1)
-                    end[c] += 1
+            self.packed_range[k] = self.range[L.packed_id[k]]
+            self._widen_spans(&self.packed_range[k])
         return 0
 
     cdef int _find_pairs(self) noexcept nogil:
         """Every overlapping pair once (every pair tested, if keep_candidates)
-        into `found`; -1 if out of memory. In the table, each cell's memberships
-        are paired, and a pair is tested only in the first cell the two share:
-        where one of them starts its column of cells and one its row (and, as
-        cells far apart can share a table cell, where their ranges meet and
-        their first shared cell wraps to). Then each large object meets what
-        shares its cells."""
+        into `found`; -1 if out of memory. Each object of the table meets the
+        rest of its home cell, the objects at home in the other cells of its
+        range, and, in the rows of its range below its first, those at home up
+        to span_x cells to the left, keeping the pairs whose ranges meet: a
+        meeting pair is found from the object whose home is in the other's
+        range, or is above the other's, and only once, even where the table
+        wraps (homes of meeting objects are under 2 * span apart, less than the
+        table's side). Then each large object meets what shares its cells."""
         cdef Level* L = &self.table
-        cdef Py_ssize_t c, begin = 0, end, n, j, li
-        cdef Py_ssize_t cell_pairs = 0, checks = 0, kept = 0
-        cdef int32_t a, b, other, big
-        cdef uint32_t edge
-        cdef const Membership* m
-        cdef const CellRange* ra
-        cdef const CellRange* rb
-        cdef Box box
+        cdef Py_ssize_t w, nth = 0, end, u, j, li
+        cdef Py_ssize_t cell_pairs = 0, checks = 0, kept
+        cdef Py_ssize_t runs[4]
+        cdef int n_runs, k, failed = 0
+        cdef int64_t y
+        cdef uint64_t word
+        cdef int32_t other, big
         cdef bint touch, keep_all = self.keep_candidates
+        cdef const Shape* shape
+        cdef const CellRange* r
+        cdef Box box
         cdef int32_t* pairs
         cdef Query q
         self.found.n = 0
         if L.n:
-            if self._pack(L, 1) < 0 or self._sort_memberships() < 0:
+            if self._pack(L, 1) < 0 or self._pack_ranges() < 0:
                 return -1
-            for c in range((<Py_ssize_t>1) << (2 * L.wbits)):
-                end = self.cell_end[c]
-                n = end - begin
-                if n >= 2:
-                    m = &self.membership[begin]
-                    cell_pairs += n * (n - 1) // 2
-                    self.found.n = kept
-                    if pair_room(&self.found, n * (n - 1) // 2) < 0:
-                        return -1
-                    pairs = self.found.ids
-                    for j in range(n - 1):
-                        a = m[j].packed
-                        edge = m[j].edge
-                        ra = &self.packed_range[a]
-                        shape_box(&L.packed[a], &box)
-                        for li in range(j + 1, n):
-                            if (edge | m[li].edge) != 3:
-                                continue
-                            b = m[li].packed
-                            rb = &self.packed_range[b]
-                            if not ranges_meet(ra, rb) or wrapped_cell(
-                                    L, ra.x0 if ra.x0 > rb.x0 else rb.x0,
-                                    ra.y0 if ra.y0 > rb.y0 else rb.y0) != c:
-                                continue
-                            checks += 1
-                            put_pair(pairs + 2 * kept, L.packed_id[a], L.packed_id[b])
-                            kept += shapes_touch(&L.packed[a], &box, &L.packed[b]) | keep_all
-                begin = end
+            for w in range(occupancy_words(L.wbits)):
+                word = L.occupied[w]
+                while word:
+                    word &= word - 1
+                    end = L.cell_start[nth + 1]
+                    for u in range(L.cell_start[nth], end):
+                        shape = &L.packed[u]
+                        shape_box(shape, &box)
+                        r = &self.packed_range[u]
+                        failed |= test_meeting_run(shape, &box, r, L.packed_id[u], L, self.packed_range,
+                                                   u + 1, end, &self.found, keep_all, &checks, &cell_pairs)
+                        for y in range(r.y0, <int64_t>r.y1 + 1):
+                            if y == r.y0:
+                                if r.x1 == r.x0:
+                                    continue
+                                n_runs = row_runs(L, (y & L.mask) << L.wbits, r.x0 + 1, r.x1, runs)
+                            else:
+                                n_runs = row_runs(L, (y & L.mask) << L.wbits, r.x0 - self.span_x, r.x1, runs)
+                            for k in range(0, n_runs, 2):
+                                failed |= test_meeting_run(shape, &box, r, L.packed_id[u], L,
+                                                           self.packed_range, runs[k], runs[k + 1],
+                                                           &self.found, keep_all, &checks, &cell_pairs)
+                        if failed:
+                            return -1
+                    nth += 1
+        kept = self.found.n
         # Large objects: test each against what shares its cells, and against the
         # large objects after it on the list.
         q.kind = Q_CELLS
