@@ -142,7 +142,7 @@ cdef class _CellLists(SpatialIndex):
     cdef int32_t* prev          # the one before, -1 at its head
     cdef int32_t* home          # the table index of its home cell
     cdef int32_t* slot          # its index in its level's members
-    cdef int threads            # the hierarchical grid's option; 1 in the uniform grid
+    cdef int threads            # the hierarchical grid's option; 0 (one thread) in the uniform grid
     cdef Py_ssize_t growths     # tables grown so far: a batch move's noted homes go stale
     cdef int32_t* row_state     # per row of a batch move: its new home, or -1
     cdef Py_ssize_t row_state_cap
