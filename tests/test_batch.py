@@ -116,6 +116,32 @@ def test_a_level_growing_in_a_batch_move_relinks_the_rest_correctly():
         assert i in grid.query_rect(x - 0.1, y - 0.1, 0.2, 0.2, True)
 
 
+def test_the_uniform_table_growing_in_a_batch_move_relinks_the_rest_correctly():
+    """The uniform grid's twin of the test above: large objects turning small
+    early in a batch fill its table past one object a cell, so it grows; the
+    rows after them, whose new cells were noted in the smaller table, must be
+    placed in the grown one."""
+    grid = UniformGrid(1.0, large_threshold=1)
+    small_at = np.column_stack([np.arange(200) % 20 * 2.0 + 0.2, np.arange(200) // 20 * 2.0 + 0.2])
+    small = grid.insert_rects(np.hstack([small_at, np.full((200, 2), 0.5)]))
+    large = grid.insert_rects(np.column_stack([np.arange(100) * 2.0, np.full(100, 40.0),
+                                               np.full(100, 3.0), np.full(100, 3.0)]))
+    assert all(grid.is_large(i) for i in large.tolist())
+    assert not any(grid.is_large(i) for i in small.tolist())
+    side_before = grid.stats()["levels"][0]["grid"]
+    ids = np.concatenate([large, small])
+    rects = np.vstack([np.column_stack([np.arange(100) * 2.0 + 0.1, np.full(100, 40.1),
+                                        np.full(100, 0.5), np.full(100, 0.5)]),
+                       np.hstack([small_at + 1.0, np.full((200, 2), 0.5)])])
+    grid.update_rects(ids, rects)
+    assert grid.stats()["levels"][0]["grid"] > side_before
+    assert not any(grid.is_large(i) for i in ids.tolist())
+    grid.validate()
+    assert same_pairs(grid.pair_ids().tolist(), oracle_pairs(grid, ids).pairs())
+    for i, (x, y, w, h) in zip(ids.tolist(), rects.tolist()):
+        assert i in grid.query_point(x + w / 2, y + h / 2)
+
+
 @settings(max_examples=60, deadline=None)
 @given(rows=ROWS, queries=arrays(np.float64, (7, 4), elements=st.floats(0, 30)),
        exact=st.booleans())
