@@ -5,7 +5,7 @@ One module built from one include file per concept: narrow-phase shapes, input
 checks, the pair output, the shared index, cells as lists in a wrapped table,
 the uniform grid and the hierarchical grid.
 """
-from libc.stdlib cimport calloc, malloc, realloc, free
+from libc.stdlib cimport calloc, malloc, qsort, realloc, free
 from libc.string cimport memcmp, memcpy, memset
 
 from cython.parallel cimport prange
@@ -13,7 +13,7 @@ from cpython.list cimport PyList_New
 from cpython.object cimport PyObject
 
 import numpy as np
-from libc.math cimport NAN, ceil, exp, fabs, floor, isfinite, log, sqrt
+from libc.math cimport INFINITY, NAN, ceil, exp, fabs, floor, isfinite, isnan, log, sqrt
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 cdef extern from *:

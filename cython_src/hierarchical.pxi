@@ -247,6 +247,13 @@ cdef class HierarchicalGrid(_CellLists):
             return -1
         return self._grow_lists(old_cap, new_cap)
 
+    cdef double _search_start(self) noexcept nogil:
+        cdef Py_ssize_t r
+        for r in range(self.n_levels):
+            if self.levels[self.order[r]].n:
+                return self.levels[self.order[r]].cell
+        return 1.0
+
     cdef int _check_placement(self, const Box* b) noexcept nogil:
         if self._need(b) > LARGEST_CELL or farthest(b) > FARTHEST:
             return OUT_OF_RANGE

@@ -19,6 +19,28 @@ ctypedef struct Query:
     CellRange cells     # filled by the index's _prepare_query
 
 
+ctypedef struct Nearby:
+    double distance
+    int32_t id
+
+
+cdef int nearer_first(const void* a, const void* b) noexcept nogil:
+    """qsort's order for Nearby: by distance, then by id."""
+    cdef const Nearby* p = <const Nearby*>a
+    cdef const Nearby* q = <const Nearby*>b
+    if p.distance != q.distance:
+        return -1 if p.distance < q.distance else 1
+    return (p.id > q.id) - (p.id < q.id)
+
+
+cdef int check_nearest_arguments(object k, double max_distance) except -1:
+    if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+        raise ValueError(f"k must be an int >= 0 (how many objects), got {k!r}")
+    if not max_distance >= 0.0:
+        raise ValueError(f"max_distance must be a number >= 0 (world units), got {max_distance!r}")
+    return 0
+
+
 cdef inline bint scan_beats_visit(double columns, double rows, Py_ssize_t objects) noexcept nogil:
     """Should a query over columns x rows cells test every object instead? Yes
     once the cells outnumber the objects: the scan then makes fewer steps than
@@ -150,6 +172,8 @@ cdef class SpatialIndex:
     cdef int32_t* out
     cdef Py_ssize_t out_n, out_cap
     cdef PairList found          # the last pair pass's pairs (or candidates)
+    cdef Nearby* nearby         # a nearest-object search's candidates, sorted
+    cdef Py_ssize_t nearby_cap
     cdef bint keep_candidates   # the pair pass keeps every pair it tests
     cdef double phase_ms[PHASES]
     cdef bint busy
@@ -167,6 +191,7 @@ cdef class SpatialIndex:
         free(self.free_ids)
         free(self.out)
         free(self.found.ids)
+        free(self.nearby)
 
     def __len__(self):
         return self.n_live
@@ -218,6 +243,11 @@ cdef class SpatialIndex:
         """Every overlapping pair once into `found` (every pair tested, if
         keep_candidates), setting the counters."""
         return 0
+
+    cdef double _search_start(self) noexcept nogil:
+        """A first half-side for the nearest-object search, in world units: about
+        the side of the index's cells where objects are (positive)."""
+        return 1.0
 
     # ------------------------------------------------------- shared machinery
 
@@ -628,6 +658,135 @@ cdef class SpatialIndex:
         if not (isfinite(q.dx) and isfinite(q.dy)):
             raise ValueError(f"path from ({x0!r}, {y0!r}) to ({x1!r}, {y1!r}) is too long")
         return self._run_query(&q, "path ", x1, y1, width, height)
+
+    # ------------------------------------------------------------------ nearest
+
+    cdef Py_ssize_t _nearest(self, double x, double y, Py_ssize_t k, double limit) noexcept nogil:
+        """The k objects nearest to the point (x, y) and at most `limit` from it,
+        nearest first (ties in id order), into nearby[0 : returned]; -1 if out of
+        memory. Searches squares around the point, each four times as wide as
+        the last: an object within a square's half-side has its box in the
+        square (padded against rounding), so once k objects lie that near, or
+        the half-side reaches `limit`, or the square holds every object, the
+        answer is among the objects sharing the square's cells."""
+        cdef Query q
+        cdef double reach = self._search_start(), pad
+        cdef Py_ssize_t j, n, found
+        cdef bint everything
+        cdef int32_t i
+        if k == 0 or self.n_live == 0:
+            return 0
+        q.kind = Q_CELLS
+        while True:
+            if reach > limit:
+                reach = limit
+            pad = (fabs(x) + fabs(y) + reach) * 1e-12
+            q.box.minx = x - reach - pad
+            q.box.maxx = x + reach + pad
+            q.box.miny = y - reach - pad
+            q.box.maxy = y + reach + pad
+            everything = not (isfinite(q.box.minx) and isfinite(q.box.maxx) and isfinite(q.box.miny)
+                              and isfinite(q.box.maxy)) or self._prepare_query(&q) != INPUT_OK
+            if everything:
+                self.out_n = 0
+                for i in range(self.obj_hi):
+                    if self.live[i]:
+                        self.out[self.out_n] = i
+                        self.out_n += 1
+            else:
+                self._collect(&q)
+            n = self.out_n
+            if grow_array(<void**>&self.nearby, &self.nearby_cap, n, sizeof(Nearby)) < 0:
+                return -1
+            for j in range(n):
+                self.nearby[j].id = self.out[j]
+                self.nearby[j].distance = body_distance(&self.body[self.out[j]], x, y)
+            qsort(self.nearby, n, sizeof(Nearby), nearer_first)
+            found = 0
+            while found < n and self.nearby[found].distance <= reach:
+                found += 1
+            if found >= k or reach >= limit or everything or n == self.n_live:
+                found = 0
+                while found < n and found < k and self.nearby[found].distance <= limit:
+                    found += 1
+                return found
+            reach *= 4.0
+
+    def query_nearest(self, double x, double y, k=1, double max_distance=INFINITY):
+        """List of the handles of the k objects nearest to the point (x, y), nearest
+        first by the exact distance (world units) to their circle or box, 0 for
+        those containing the point, ties in id order; none farther than
+        max_distance, so fewer than k where fewer lie that near. Raises
+        ValueError for a bad number, a k that is not an int >= 0 or a
+        max_distance that is negative or NaN; MemoryError; or RuntimeError if
+        another thread's call holds the index."""
+        cdef Py_ssize_t j, n, want
+        if not (isfinite(x) and isfinite(y)):
+            raise ValueError(f"point must be finite, got ({x!r}, {y!r})")
+        check_nearest_arguments(k, max_distance)
+        self._claim()
+        try:
+            want = self.n_live if k >= self.n_live else <Py_ssize_t>k
+            with nogil:
+                n = self._nearest(x, y, want, max_distance)
+            if n < 0:
+                raise MemoryError()
+            for j in range(n):
+                self.out[j] = self.nearby[j].id
+            self.out_n = n
+            return self._out_handles()
+        finally:
+            self.busy = False
+
+    def query_nearest_many(self, points, k=1, double max_distance=INFINITY):
+        """query_nearest for each row (x, y) of `points`, an (m, 2) array in world
+        units. Returns (offsets, ids, distances): offsets an (m + 1,) int64
+        array, ids (int32, object ids, not handles) and distances (float64, world
+        units), point j's nearest first in ids[offsets[j]:offsets[j + 1]].
+        Raises ValueError for a wrong shape, a bad number (naming points[j]) or
+        a bad k or max_distance, as query_nearest; MemoryError; or RuntimeError
+        if another thread's call holds the index."""
+        cdef const double[:, ::1] rows = as_rows(points, 2, "points")
+        cdef Py_ssize_t j, m = rows.shape[0], total = 0, n = 0, want
+        cdef int64_t[::1] off
+        cdef int32_t[::1] dest_ids
+        cdef double[::1] dest_distances
+        for j in range(m):
+            if not (isfinite(rows[j, 0]) and isfinite(rows[j, 1])):
+                raise ValueError(f"points[{j}] must be finite, got ({rows[j, 0]!r}, {rows[j, 1]!r})")
+        check_nearest_arguments(k, max_distance)
+        self._claim()
+        try:
+            want = self.n_live if k >= self.n_live else <Py_ssize_t>k
+            offsets = np.empty(m + 1, dtype=np.int64)
+            off = offsets
+            with nogil:
+                off[0] = 0
+                # The pair list's storage (as in query_rects) holds each point's
+                # (distance, id) records as they come.
+                self.found.n = 0
+                for j in range(m):
+                    n = self._nearest(rows[j, 0], rows[j, 1], want, max_distance)
+                    if n < 0 or grow_array(<void**>&self.found.ids, &self.found.cap,
+                                           (total + n) * (sizeof(Nearby) // sizeof(int32_t)),
+                                           sizeof(int32_t)) < 0:
+                        n = -1
+                        break
+                    memcpy(<Nearby*>self.found.ids + total, self.nearby, n * sizeof(Nearby))
+                    total += n
+                    off[j + 1] = total
+            if n < 0:
+                raise MemoryError()
+            ids = np.empty(total, dtype=np.int32)
+            distances = np.empty(total, dtype=np.float64)
+            dest_ids = ids
+            dest_distances = distances
+            for j in range(total):
+                dest_ids[j] = (<Nearby*>self.found.ids)[j].id
+                dest_distances[j] = (<Nearby*>self.found.ids)[j].distance
+            return offsets, ids, distances
+        finally:
+            self.busy = False
 
     # -------------------------------------------------------------------- pairs
 

@@ -123,6 +123,19 @@ cdef inline bint shapes_touch(const Shape* a, const Box* a_box, const Shape* b) 
     return boxes
 
 
+cdef inline double body_distance(const Body* b, double x, double y) noexcept nogil:
+    """The distance from the point (x, y) to the body's circle or box: 0 inside."""
+    cdef double dx, dy, d
+    if b.kind == SHAPE_CIRCLE:
+        dx = x - b.circle.x
+        dy = y - b.circle.y
+        d = sqrt(dx * dx + dy * dy) - b.circle.r
+        return d if d > 0.0 else 0.0
+    dx = b.box.minx - x if x < b.box.minx else (x - b.box.maxx if x > b.box.maxx else 0.0)
+    dy = b.box.miny - y if y < b.box.miny else (y - b.box.maxy if y > b.box.maxy else 0.0)
+    return sqrt(dx * dx + dy * dy)
+
+
 cdef inline bint axis_window(double qmin, double qmax, double d, double bmin, double bmax,
                              double* t0, double* t1) noexcept nogil:
     """Narrow [t0, t1] to the times when [qmin, qmax] + t*d meets [bmin, bmax]."""

@@ -149,6 +149,9 @@ cdef class UniformGrid(_CellLists):
     cdef double _cell_hint(self):
         return self.cell_size
 
+    cdef double _search_start(self) noexcept nogil:
+        return self.cell_size
+
     cdef int _check_placement(self, const Box* b) noexcept nogil:
         cdef CellRange r
         return range_of(b, self.origin_x, self.origin_y, self.cell_size, &r)

@@ -78,6 +78,21 @@ def test_queries_reject_bad_values(populated, call):
     assert snapshot(populated) == before
 
 
+@pytest.mark.parametrize("point,k,max_distance,named", [
+    ((NAN, 0), 1, INF, "nan"), ((0, -INF), 1, INF, "-inf"),
+    ((0, 0), -1, INF, "-1"), ((0, 0), 1.5, INF, "1.5"), ((0, 0), True, INF, "True"),
+    ((0, 0), "2", INF, "'2'"), ((0, 0), 1, -0.5, "-0.5"), ((0, 0), 1, NAN, "nan"),
+])
+def test_nearest_queries_reject_bad_values(populated, point, k, max_distance, named):
+    before = snapshot(populated)
+    with pytest.raises(ValueError, match=re_escape(named)):
+        populated.query_nearest(point, k, max_distance)
+    with pytest.raises(ValueError, match=re_escape(named) if math.isfinite(point[0] + point[1])
+                       else r"points\[1\]"):
+        populated.grid.query_nearest_many([(0.0, 0.0), point], k, max_distance)
+    assert snapshot(populated) == before
+
+
 @pytest.mark.parametrize("cell_size", [0, -1, NAN, INF, "big", None])
 def test_bad_cell_size(cell_size):
     with pytest.raises(ValueError, match="cell_size"):

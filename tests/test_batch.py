@@ -9,6 +9,7 @@ from hypothesis.extra.numpy import arrays
 
 from oracle import Oracle, same_pairs
 from spatial_hash import HierarchicalGrid, UniformGrid
+from spatial_hash.brute_force import distance_to
 
 ROWS = st.integers(0, 60).flatmap(lambda n: st.tuples(
     arrays(np.float64, (n, 2), elements=st.floats(-40, 40)),
@@ -161,6 +162,26 @@ def test_query_rects_csr_matches_single_queries(rows, queries, exact):
             assert set(got) == set(oracle.query_range((x, y, w, h)))
         else:
             assert set(got) == set(oracle.query_nearby(x, y, w, h))
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=ROWS, points=arrays(np.float64, (6, 2), elements=st.floats(-20, 50)),
+       k=st.integers(0, 5), limit=st.sampled_from([np.inf, 0.0, 3.0, 12.0]),
+       hierarchical=st.booleans())
+def test_query_nearest_many_matches_brute_force(rows, points, k, limit, hierarchical):
+    pos, size, radii = rows
+    half = len(pos) // 2
+    grid = HierarchicalGrid() if hierarchical else UniformGrid(5.0)
+    ids = np.concatenate([grid.insert_rects(np.hstack([pos[:half], size[:half]])),
+                          grid.insert_circles(pos[half:], radii[half:])])
+    offsets, got, distances = grid.query_nearest_many(points, k, limit)
+    assert offsets.shape == (7,) and offsets[0] == 0 and offsets[-1] == len(got) == len(distances)
+    oracle = oracle_pairs(grid, ids)
+    for j, (x, y) in enumerate(points.tolist()):
+        expected = oracle.query_nearest((x, y), k, limit, tie_order=lambda i: i)
+        assert got[offsets[j]:offsets[j + 1]].tolist() == expected == grid.query_nearest(x, y, k, limit)
+        shapes = [oracle.shape(i) for i in expected]
+        assert distances[offsets[j]:offsets[j + 1]].tolist() == [distance_to(*s, x, y) for s in shapes]
 
 
 @pytest.mark.parametrize("origin", [(0.0, 0.0), (-3e8, 5e8)])

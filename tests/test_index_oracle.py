@@ -1,5 +1,7 @@
 """Random operation sequences checked against the brute-force oracle, for both
 the uniform grid and the hierarchical grid."""
+import math
+
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -87,6 +89,15 @@ class IndexMachine(RuleBasedStateMachine):
         assert len(exact) == len(set(exact))
         assert set(exact) == set(self.oracle.query_range(box))
         self.check_nearby(box, set(nearby), set(exact))
+
+    @rule(x=CELL_COORD, y=CELL_COORD, k=st.integers(0, 6),
+          limit=st.one_of(st.just(math.inf), st.just(0.0), st.floats(0.0, 20.0)))
+    def query_nearest(self, x, y, k, limit):
+        """Nearest first, by exact distance; ties (objects containing the point,
+        equal boxes) in id order."""
+        p, limit = self._scale(x, y), limit * self.cell
+        assert self.index.query_nearest(p, k, limit) == \
+            self.oracle.query_nearest(p, k, limit, tie_order=self.index.id_of)
 
     @rule(x=CELL_COORD, y=CELL_COORD)
     def query_point(self, x, y):

@@ -65,6 +65,10 @@ class SpatialIndex:
     def query_radius(self, x: float, y: float, radius: float) -> List[Any]: ...
     def query_swept(self, x0: float, y0: float, x1: float, y1: float, width: float,
                     height: float) -> List[Any]: ...
+    def query_nearest(self, x: float, y: float, k: int = ..., max_distance: float = ...
+                      ) -> List[Any]:
+        """The k nearest handles, nearest first (ties in id order), none farther
+        than max_distance. ValueError for a bad point, k or max_distance."""
 
     # Pairs: each overlapping pair once, smaller id first.
     def pairs(self) -> List[Tuple[Any, Any]]: ...
@@ -98,6 +102,12 @@ class SpatialIndex:
                     ) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
         """rects: (m, 4) float64. Returns (offsets, ids): (m + 1,) int64 and int32
         object ids (not handles); query k's are ids[offsets[k]:offsets[k + 1]]."""
+    def query_nearest_many(self, points: ArrayLike, k: int = ..., max_distance: float = ...
+                           ) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.int32],
+                                      npt.NDArray[np.float64]]:
+        """points: (m, 2) float64. Returns (offsets, ids, distances): (m + 1,)
+        int64, int32 object ids and float64 distances, point j's nearest first
+        in [offsets[j]:offsets[j + 1]]."""
 
 
 class UniformGrid(SpatialIndex):

@@ -3,6 +3,8 @@ tested and counted in `collision_tests`. Plain Python, written for clarity; it i
 the oracle the compiled indexes are checked against, and it uses the same closed
 overlap rules (touching counts; shapes' bounds must meet before the exact test).
 """
+import math
+
 from spatial_hash._core import read_rect, read_vec2
 
 
@@ -62,6 +64,18 @@ def swept_box_hits(box, dx, dy, other):
     return (_boxes_meet(reach, other)
             and _window(box[0], box[2], dx, other[0], other[2], t)
             and _window(box[1], box[3], dy, other[1], other[3], t))
+
+
+def distance_to(box, circle, x, y):
+    """Distance from the point (x, y) to a shape (0 inside it), computed as the
+    compiled core computes it."""
+    if circle is not None:
+        dx = x - circle[0]
+        dy = y - circle[1]
+        return max(0.0, math.sqrt(dx * dx + dy * dy) - circle[2])
+    dx = box[0] - x if x < box[0] else (x - box[2] if x > box[2] else 0.0)
+    dy = box[1] - y if y < box[1] else (y - box[3] if y > box[3] else 0.0)
+    return math.sqrt(dx * dx + dy * dy)
 
 
 class BruteForce:
@@ -132,6 +146,15 @@ class BruteForce:
         box = (x0, y0, x0 + w, y0 + h)
         return [o for o, (b, _) in self._shapes.items()
                 if swept_box_hits(box, x1 - x0, y1 - y0, b)]
+
+    def query_nearest(self, point, k=1, max_distance=math.inf, tie_order=None):
+        """The k objects nearest to the point, nearest first, none farther than
+        max_distance; objects at equal distances in insertion order, or by
+        tie_order(obj) if given."""
+        x, y = read_vec2(point, "point")
+        ranked = sorted((distance_to(box, circle, x, y), tie_order(o) if tie_order else n, o)
+                        for n, (o, (box, circle)) in enumerate(self._shapes.items()))
+        return [o for d, _, o in ranked if d <= max_distance][:k]
 
     def is_colliding(self, a, b):
         return a != b and shapes_touch(*self._shapes[a], *self._shapes[b])

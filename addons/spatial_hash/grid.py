@@ -5,6 +5,7 @@ and hands them back from queries. Positions and sizes are (x, y) pairs or
 anything with .x/.y (Godot Vector2); bounds are (x, y, width, height) or anything
 with .position/.size (Godot Rect2). Boxes are closed: touching counts as overlap.
 """
+import math
 import warnings
 
 from spatial_hash._core import HierarchicalGrid, UniformGrid, read_rect, read_vec2
@@ -99,6 +100,13 @@ class _ObjectIndex:
         x1, y1 = read_vec2(end, "end")
         w, h = read_vec2(size, "size")
         return self._grid.query_swept(x0, y0, x1, y1, w, h)
+
+    def query_nearest(self, point, k=1, max_distance=math.inf):
+        """The k objects nearest to `point`, nearest first by the exact distance to
+        their circle or box (0 for those containing it; ties in id order), none
+        farther than max_distance (world units)."""
+        x, y = read_vec2(point, "point")
+        return self._grid.query_nearest(x, y, k, max_distance)
 
     def pairs(self):
         """Every overlapping pair (a, b) exactly once."""
