@@ -174,6 +174,8 @@ cdef class SpatialIndex:
     cdef PairList found          # the last pair pass's pairs (or candidates)
     cdef Nearby* nearby         # a nearest-object search's candidates, sorted
     cdef Py_ssize_t nearby_cap
+    cdef double nearby_reach    # where the next search starts: a little past the last
+                                # one's farthest answer, as nearby points tend to want
     cdef bint keep_candidates   # the pair pass keeps every pair it tests
     cdef double phase_ms[PHASES]
     cdef bint busy
@@ -664,13 +666,14 @@ cdef class SpatialIndex:
     cdef Py_ssize_t _nearest(self, double x, double y, Py_ssize_t k, double limit) noexcept nogil:
         """The k objects nearest to the point (x, y) and at most `limit` from it,
         nearest first (ties in id order), into nearby[0 : returned]; -1 if out of
-        memory. Searches squares around the point, each four times as wide as
-        the last: an object within a square's half-side has its box in the
-        square (padded against rounding), so once k objects lie that near, or
-        the half-side reaches `limit`, or the square holds every object, the
-        answer is among the objects sharing the square's cells."""
+        memory. Searches squares around the point, each twice as wide as the
+        last: an object within a square's half-side has its box in the square
+        (padded against rounding), so once k objects lie that near, or the
+        half-side reaches `limit`, or the square holds every object, the answer
+        is among the objects sharing the square's cells."""
         cdef Query q
-        cdef double reach = self._search_start(), pad
+        cdef double reach = self.nearby_reach if self.nearby_reach > 0.0 else self._search_start()
+        cdef double pad
         cdef Py_ssize_t j, n, found
         cdef bint everything
         cdef int32_t i
@@ -698,19 +701,26 @@ cdef class SpatialIndex:
             n = self.out_n
             if grow_array(<void**>&self.nearby, &self.nearby_cap, n, sizeof(Nearby)) < 0:
                 return -1
+            found = 0
             for j in range(n):
                 self.nearby[j].id = self.out[j]
                 self.nearby[j].distance = body_distance(&self.body[self.out[j]], x, y)
-            qsort(self.nearby, n, sizeof(Nearby), nearer_first)
-            found = 0
-            while found < n and self.nearby[found].distance <= reach:
-                found += 1
+                found += self.nearby[j].distance <= reach
             if found >= k or reach >= limit or everything or n == self.n_live:
+                # The answer: the nearest of those within `reach` if k of them are
+                # (reach <= limit), else of all within `limit`.
+                if found < k:
+                    reach = limit
                 found = 0
-                while found < n and found < k and self.nearby[found].distance <= limit:
-                    found += 1
-                return found
-            reach *= 4.0
+                for j in range(n):
+                    if self.nearby[j].distance <= reach:
+                        self.nearby[found] = self.nearby[j]
+                        found += 1
+                qsort(self.nearby, found, sizeof(Nearby), nearer_first)
+                if found >= k and 0.0 < self.nearby[k - 1].distance < 1e300:
+                    self.nearby_reach = 1.25 * self.nearby[k - 1].distance
+                return found if found < k else k
+            reach *= 2.0
 
     def query_nearest(self, double x, double y, k=1, double max_distance=INFINITY):
         """List of the handles of the k objects nearest to the point (x, y), nearest

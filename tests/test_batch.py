@@ -394,9 +394,13 @@ def test_contended_run_writes_both_loads(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(bench, "per_object_best", lambda: {
         "n": 1, "update_same_cells_us": 0.5, "query_nearby_us": 0.5, "query_nearby_warm_us": 0.5,
         "query_nearby_warm_results": 10, "query_nearby_mean_results": 10.0})
+    small_nearest = bench.nearest.nearest_costs
+    monkeypatch.setattr(bench.nearest, "nearest_costs", lambda: small_nearest(n=500, queries=40))
     argv = ["--contended", "--scenes", "uniform", "--sizes", "1000", "--frames", "2", "--out", str(tmp_path)]
     assert bench.main(argv) == 0
     results = json.loads((tmp_path / "results.json").read_text())
+    assert results["nearest"]["agree"] and set(results["nearest"]["ms"]) == {
+        "uniform grid", "hierarchical grid", "scipy cKDTree"}
     loads = [r["load"] for r in results["records"]]
     assert loads.count("idle") == loads.count("contended") == len(loads) // 2 > 0
     assert results["busy_processes"] == (os.cpu_count() or 1)
@@ -404,3 +408,13 @@ def test_contended_run_writes_both_loads(tmp_path, monkeypatch, capsys):
     if bench.peers.THREADS > 1:      # on one core there is no threaded method to compare
         for load, goal in bench.THREAD_TARGETS.items():
             assert f"N=1,000, {load}: " in out and f"(target at most {goal:g}x)" in out
+
+
+def test_nearest_benchmark_checks_every_method_against_ckdtree():
+    from spatial_hash.bench import nearest
+    costs = nearest.nearest_costs(n=3000, queries=200, k=5, rounds=1)
+    assert costs["agree"] and costs["k"] == 5 and all(ms > 0 for ms in costs["ms"].values())
+    lines = nearest.report(costs).splitlines()
+    assert "same distances from every method: yes" in lines[0] and len(lines) == 4
+    costs["agree"] = False
+    assert "same distances from every method: NO" in nearest.report(costs)
