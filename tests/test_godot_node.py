@@ -73,6 +73,11 @@ def test_godot_values_and_objects():
     assert node.query_nearby(Vector2(490, 490), Vector2(20, 20)) == [enemy]
     assert node.query_radius(Vector2(500, 500), 1) == [enemy]
     assert node.query_point(Vector2(32, 32)) == [7]
+    # From (40, 34): 7's box (30..34) is 6 away, the enemy's (500..532) about 460.
+    assert node.query_nearest(Vector2(40, 34)) == [7]
+    assert node.query_nearest(Vector2(40, 34), 5) == [7, enemy]
+    assert node.query_nearest(Vector2(40, 34), 5, 100.0) == [7]
+    assert node.query_nearest(Vector2(40, 34), 0) == []
     assert node.query_along_path(Vector2(0, 31), Vector2(1000, 31), Vector2(1, 1)) == [7]
     assert node.remove(GodotObject(1234)) and not node.remove(enemy)
     assert node.get_id(7) >= 0 and node.get_id(enemy) == -1
@@ -267,6 +272,14 @@ BAD_CALLS = [
     ("query_radius", (Vector2(0, 0), None), "None"),
     ("query_radius", (Vector2(0, 0), -2.0), "-2"),
     ("query_along_path", (Vector2(0, 0), Vector2(math.nan, 0), Vector2(1, 1)), "nan"),
+    ("query_nearest", (Vector2(math.nan, 0),), "nan"),
+    ("query_nearest", (Vector2(0, 0), -1), "k must be an int >= 0"),
+    ("query_nearest", (Vector2(0, 0), 2.5), "2.5"),
+    ("query_nearest", (Vector2(0, 0), True), "True"),
+    ("query_nearest", (Vector2(0, 0), 1, -3.0), "max_distance must be a number >= 0"),
+    ("query_nearest", (Vector2(0, 0), 1, math.nan), "nan"),
+    ("query_nearest", (Vector2(0, 0), 1, "far"), "'far'"),
+    ("query_nearest", (), "takes 1 to 3 arguments, got 0"),
     ("is_colliding", (1, 12345), "12345"),
     ("insert_batch", ([Vector2(0, 0), Vector2(1, math.nan)], [Vector2(1, 1)] * 2), "nan"),
     ("insert_batch", ([Vector2(0, 0)], [Vector2(1, 1)] * 2), "1 positions but 2 sizes"),
@@ -399,6 +412,9 @@ DICTIONARY_CALLS = [
     ("update", lambda d: (1, d), "bounds"),
     ("query_radius", lambda d: (d, 3), "center"),
     ("query_point", lambda d: (d,), "point"),
+    ("query_nearest", lambda d: (d,), "point"),
+    ("query_nearest", lambda d: ((0, 0), d), "k"),
+    ("query_nearest", lambda d: ((0, 0), 1, d), "max_distance"),
     ("is_colliding", lambda d: (1, d), "b"),
 ]
 

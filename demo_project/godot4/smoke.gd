@@ -15,7 +15,8 @@ const METHODS := {
 	"insert": [3, false], "insert_circle": [3, false], "update": [2, false],
 	"remove": [1, false], "has": [1, false], "get_id": [1, -1],
 	"query_nearby": [2, []], "query_range": [1, 2, []], "query_radius": [2, []],
-	"query_point": [1, []], "query_along_path": [3, []], "get_collision_pairs": [0, []],
+	"query_point": [1, []], "query_nearest": [1, 3, []], "query_along_path": [3, []],
+	"get_collision_pairs": [0, []],
 	"is_colliding": [2, false], "clear": [0, false], "get_stats": [0, {}],
 	"insert_batch": [2, []], "update_batch": [3, false], "remove_batch": [1, false],
 	"get_collision_pairs_packed": [0, []],
@@ -104,6 +105,13 @@ func _probe_objects() -> void:
 	_check(hash_node.query_nearby(Vector2(-49, -49), Vector2(1, 1)).has(a), "query_nearby")
 	_check(hash_node.query_range(Rect2(-60, -60, 5, 5), true) == [], "query_range exact")
 	_check(hash_node.query_radius(Vector2(-45, -45), 1.0).size() == 2, "query_radius")
+	# From (-38, -45): A's box is 2 away, B's circle 4 (7 to its centre, radius 3).
+	_check(hash_node.query_nearest(Vector2(-38, -45), 2) == [a, b], "query_nearest: nearest first")
+	_check(hash_node.query_nearest(Vector2(-38, -45), 5, 3.0) == [a], "query_nearest within max_distance")
+	_check(hash_node.query_nearest(Vector2(-38, -45), -1) == [] and hash_node.get_last_error().contains("-1"),
+		"query_nearest refuses k = -1: " + hash_node.get_last_error())
+	_check(hash_node.query_nearest(Vector2(-38, -45), 1, NAN) == []
+		and hash_node.get_last_error().contains("max_distance"), "and a NaN max_distance: " + hash_node.get_last_error())
 	_check(hash_node.query_along_path(Vector2(-100, -44), Vector2(100, -44), Vector2(1, 1)).size() == 2,
 		"query_along_path")
 	_check(_object_pairs() == [[a, b]], "get_collision_pairs: %s" % [_object_pairs()])

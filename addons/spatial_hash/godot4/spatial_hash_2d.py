@@ -179,6 +179,9 @@ if godot is not None:
         def query_point(self, *args):
             return self._bridge().call("query_point", args)
 
+        def query_nearest(self, *args):
+            return self._bridge().call("query_nearest", args)
+
         def query_along_path(self, *args):
             return self._bridge().call("query_along_path", args)
 

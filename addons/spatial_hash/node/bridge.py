@@ -5,7 +5,8 @@ from spatial_hash.node.spatial_hash_node import SpatialHashNode
 # The node's methods as GDScript sees them (each engine script forwards exactly these).
 GDSCRIPT_METHODS = frozenset({
     "insert", "insert_circle", "update", "remove", "has", "get_id", "query_nearby",
-    "query_range", "query_radius", "query_point", "query_along_path", "get_collision_pairs",
+    "query_range", "query_radius", "query_point", "query_nearest", "query_along_path",
+    "get_collision_pairs",
     "is_colliding", "clear", "get_stats", "get_last_error", "insert_batch", "update_batch",
     "remove_batch", "get_collision_pairs_packed",
 })

@@ -1,7 +1,9 @@
 """The GDScript-facing methods of the SpatialHash2D node."""
+import math
+
 from spatial_hash._core import HierarchicalGrid
 from spatial_hash.node import debug
-from spatial_hash.node.arguments import (finite, flag, int_ids, read_bounds, read_point,
+from spatial_hash.node.arguments import (finite, flag, int_ids, number, read_bounds, read_point,
                                          read_size, rect_rows)
 from spatial_hash.node.calls import gdcall, report_to_stderr, timed
 from spatial_hash.node.objects import instance_key, object_key
@@ -143,6 +145,15 @@ class SpatialHashNode:
     def query_point(self, point):
         x, y = read_point(point, "point")
         return self._timed_query(lambda: self._grid.query_point(x, y))
+
+    @gdcall([])
+    def query_nearest(self, point, k=1, max_distance=math.inf):
+        """The k objects nearest to point, nearest first by the exact distance to
+        their circle or box (ties in id order), none farther than max_distance
+        (INF: no limit)."""
+        x, y = read_point(point, "point")
+        limit = number(max_distance, "max_distance")
+        return self._timed_query(lambda: self._grid.query_nearest(x, y, k, limit))
 
     @gdcall([])
     def query_along_path(self, start, end, size):
