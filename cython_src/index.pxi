@@ -33,6 +33,23 @@ cdef int nearer_first(const void* a, const void* b) noexcept nogil:
     return (p.id > q.id) - (p.id < q.id)
 
 
+cdef int earlier_first(const void* a, const void* b) noexcept nogil:
+    """qsort's order for RayHit: by fraction, then by id."""
+    cdef const RayHit* p = <const RayHit*>a
+    cdef const RayHit* q = <const RayHit*>b
+    if p.fraction != q.fraction:
+        return -1 if p.fraction < q.fraction else 1
+    return (p.id > q.id) - (p.id < q.id)
+
+
+cdef int check_ray(double x0, double y0, double x1, double y1) except -1:
+    if not (isfinite(x0) and isfinite(y0)):
+        raise ValueError(f"ray start must be finite, got ({x0!r}, {y0!r})")
+    if not (isfinite(x1) and isfinite(y1)):
+        raise ValueError(f"ray end must be finite, got ({x1!r}, {y1!r})")
+    return 0
+
+
 cdef int check_nearest_arguments(object k, double max_distance) except -1:
     if isinstance(k, bool) or not isinstance(k, int) or k < 0:
         raise ValueError(f"k must be an int >= 0 (how many objects), got {k!r}")
@@ -172,6 +189,8 @@ cdef class SpatialIndex:
     cdef int32_t* out
     cdef Py_ssize_t out_n, out_cap
     cdef PairList found          # the last pair pass's pairs (or candidates)
+    cdef RayHit* ray_hits       # a ray cast's hits, sorted
+    cdef Py_ssize_t ray_hits_cap
     cdef Nearby* nearby         # a nearest-object search's candidates, sorted
     cdef Py_ssize_t nearby_cap
     cdef double nearby_reach    # where the next search starts: a little past the last
@@ -194,6 +213,7 @@ cdef class SpatialIndex:
         free(self.out)
         free(self.found.ids)
         free(self.nearby)
+        free(self.ray_hits)
 
     def __len__(self):
         return self.n_live
@@ -795,6 +815,72 @@ cdef class SpatialIndex:
                 dest_ids[j] = (<Nearby*>self.found.ids)[j].id
                 dest_distances[j] = (<Nearby*>self.found.ids)[j].distance
             return offsets, ids, distances
+        finally:
+            self.busy = False
+
+    # ---------------------------------------------------------------- ray casts
+
+    cdef Py_ssize_t _cast(self, double x0, double y0, double x1, double y1) except -1:
+        """Every object the segment from (x0, y0) to (x1, y1) meets, into
+        ray_hits[0 : returned], earliest first (ties in id order): the objects
+        whose box it touches, found by the cells it crosses (a swept query of
+        a point), then met exactly. Raises ValueError for a path out of range."""
+        cdef Query q
+        cdef Py_ssize_t j, n = 0
+        cdef int32_t i
+        q.kind = Q_SWEPT
+        q.box.minx = q.box.maxx = x0
+        q.box.miny = q.box.maxy = y0
+        q.dx = x1 - x0
+        q.dy = y1 - y0
+        if not (isfinite(q.dx) and isfinite(q.dy)):
+            raise ValueError(f"ray from ({x0!r}, {y0!r}) to ({x1!r}, {y1!r}) is too long")
+        code = self._prepare_query(&q)
+        if code:
+            raise input_error(code, "ray ", x1, y1, 0.0, 0.0, self._cell_hint())
+        with nogil:
+            self._collect(&q)
+            if grow_array(<void**>&self.ray_hits, &self.ray_hits_cap, self.out_n, sizeof(RayHit)) < 0:
+                n = -1
+            else:
+                for j in range(self.out_n):
+                    i = self.out[j]
+                    if ray_hits_body(&self.body[i], x0, y0, q.dx, q.dy, &self.ray_hits[n]):
+                        self.ray_hits[n].id = i
+                        n += 1
+                qsort(self.ray_hits, n, sizeof(RayHit), earlier_first)
+        if n < 0:
+            raise MemoryError()
+        return n
+
+    cdef tuple _hit_tuple(self, Py_ssize_t j):
+        cdef const RayHit* h = &self.ray_hits[j]
+        return (self.handles[h.id], h.fraction, (h.x, h.y), (h.nx, h.ny))
+
+    def raycast(self, double x0, double y0, double x1, double y1):
+        """The first object the segment from (x0, y0) to (x1, y1) meets, in world
+        units: (handle, fraction of the way, (x, y) of the hit, (nx, ny) the unit
+        surface normal there), or None. An object containing the start is met
+        at fraction 0 with normal (0, 0); objects met at the same fraction come
+        in id order. Raises ValueError for a bad number or a ray whose length
+        overflows (in a UniformGrid, also one out of range), MemoryError, or
+        RuntimeError if another thread's call holds the index."""
+        check_ray(x0, y0, x1, y1)
+        self._claim()
+        try:
+            return self._hit_tuple(0) if self._cast(x0, y0, x1, y1) else None
+        finally:
+            self.busy = False
+
+    def raycast_all(self, double x0, double y0, double x1, double y1):
+        """Every object the segment meets, as raycast's tuples, earliest first.
+        Raises as raycast does."""
+        cdef Py_ssize_t j, n
+        check_ray(x0, y0, x1, y1)
+        self._claim()
+        try:
+            n = self._cast(x0, y0, x1, y1)
+            return [self._hit_tuple(j) for j in range(n)]
         finally:
             self.busy = False
 

@@ -136,6 +136,90 @@ cdef inline double body_distance(const Body* b, double x, double y) noexcept nog
     return sqrt(dx * dx + dy * dy)
 
 
+ctypedef struct RayHit:
+    double fraction     # of the way from the ray's start to its end
+    double x            # the hit point
+    double y
+    double nx           # the surface normal there; (0, 0) if the ray starts inside
+    double ny
+    int32_t id
+
+
+cdef inline bint ray_hits_box(const Box* b, double sx, double sy, double dx, double dy,
+                              RayHit* hit) noexcept nogil:
+    """Where the segment from (sx, sy) along (dx, dy) first meets the closed box:
+    the slab entered last gives the normal (x on a tie, at a corner)."""
+    cdef double t0 = 0.0, t1 = 1.0, ta, tb, tx = -1.0, ty = -1.0
+    if b.minx <= sx <= b.maxx and b.miny <= sy <= b.maxy:
+        hit.fraction, hit.x, hit.y, hit.nx, hit.ny = 0.0, sx, sy, 0.0, 0.0
+        return True
+    if dx == 0.0:
+        if sx < b.minx or sx > b.maxx:
+            return False
+    else:
+        ta = (b.minx - sx) / dx
+        tb = (b.maxx - sx) / dx
+        tx = ta if ta < tb else tb
+        t1 = (tb if ta < tb else ta) if (tb if ta < tb else ta) < t1 else t1
+        t0 = tx if tx > t0 else t0
+    if dy == 0.0:
+        if sy < b.miny or sy > b.maxy:
+            return False
+    else:
+        ta = (b.miny - sy) / dy
+        tb = (b.maxy - sy) / dy
+        ty = ta if ta < tb else tb
+        t1 = (tb if ta < tb else ta) if (tb if ta < tb else ta) < t1 else t1
+        t0 = ty if ty > t0 else t0
+    if t0 > t1:
+        return False
+    hit.fraction = t0
+    hit.x = sx + t0 * dx
+    hit.y = sy + t0 * dy
+    if tx >= ty:
+        hit.nx, hit.ny = (-1.0 if dx > 0.0 else 1.0), 0.0
+    else:
+        hit.nx, hit.ny = 0.0, (-1.0 if dy > 0.0 else 1.0)
+    return True
+
+
+cdef inline bint ray_hits_circle(const Circle* c, double sx, double sy, double dx, double dy,
+                                 RayHit* hit) noexcept nogil:
+    """Where the segment from (sx, sy) along (dx, dy) first meets the closed disc;
+    the normal points from its centre (against the ray, for a radius of 0)."""
+    cdef double fx = sx - c.x, fy = sy - c.y, a, b, inside, disc, t, length
+    inside = fx * fx + fy * fy - c.r * c.r
+    if inside <= 0.0:
+        hit.fraction, hit.x, hit.y, hit.nx, hit.ny = 0.0, sx, sy, 0.0, 0.0
+        return True
+    a = dx * dx + dy * dy
+    b = fx * dx + fy * dy
+    disc = b * b - a * inside
+    if a == 0.0 or b >= 0.0 or disc < 0.0:
+        return False
+    t = (-b - sqrt(disc)) / a
+    if t > 1.0:
+        return False
+    hit.fraction = t
+    hit.x = sx + t * dx
+    hit.y = sy + t * dy
+    if c.r > 0.0:
+        hit.nx = (hit.x - c.x) / c.r
+        hit.ny = (hit.y - c.y) / c.r
+    else:
+        length = sqrt(a)
+        hit.nx = -dx / length
+        hit.ny = -dy / length
+    return True
+
+
+cdef inline bint ray_hits_body(const Body* body, double sx, double sy, double dx, double dy,
+                               RayHit* hit) noexcept nogil:
+    if body.kind == SHAPE_CIRCLE:
+        return ray_hits_circle(&body.circle, sx, sy, dx, dy, hit)
+    return ray_hits_box(&body.box, sx, sy, dx, dy, hit)
+
+
 cdef inline bint axis_window(double qmin, double qmax, double d, double bmin, double bmax,
                              double* t0, double* t1) noexcept nogil:
     """Narrow [t0, t1] to the times when [qmin, qmax] + t*d meets [bmin, bmax]."""

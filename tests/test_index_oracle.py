@@ -99,6 +99,18 @@ class IndexMachine(RuleBasedStateMachine):
         assert self.index.query_nearest(p, k, limit) == \
             self.oracle.query_nearest(p, k, limit, tie_order=self.index.id_of)
 
+    @rule(start=st.tuples(CELL_COORD, CELL_COORD),
+          end=st.one_of(st.tuples(CELL_COORD, CELL_COORD), st.just(None)))
+    def raycast(self, start, end):
+        """Every hit, earliest first (ties in id order), its point and normal as
+        the brute force computes them; rays along cell edges and through corners
+        come from the integer coordinates, zero-length rays from end=None."""
+        start = self._scale(*start)
+        end = start if end is None else self._scale(*end)
+        hits = self.index.raycast_all(start, end)
+        assert hits == self.oracle.raycast_all(start, end, tie_order=self.index.id_of)
+        assert self.index.raycast(start, end) == (hits[0] if hits else None)
+
     @rule(x=CELL_COORD, y=CELL_COORD)
     def query_point(self, x, y):
         p = self._scale(x, y)

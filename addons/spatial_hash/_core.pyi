@@ -65,6 +65,13 @@ class SpatialIndex:
     def query_radius(self, x: float, y: float, radius: float) -> List[Any]: ...
     def query_swept(self, x0: float, y0: float, x1: float, y1: float, width: float,
                     height: float) -> List[Any]: ...
+    def raycast(self, x0: float, y0: float, x1: float, y1: float
+                ) -> Optional[Tuple[Any, float, Tuple[float, float], Tuple[float, float]]]:
+        """(handle, fraction, hit point, unit normal) of the first object the
+        segment meets, or None; a start inside is met at 0 with normal (0, 0)."""
+    def raycast_all(self, x0: float, y0: float, x1: float, y1: float
+                    ) -> List[Tuple[Any, float, Tuple[float, float], Tuple[float, float]]]:
+        """Every hit as raycast's tuples, earliest first (ties in id order)."""
     def query_nearest(self, x: float, y: float, k: int = ..., max_distance: float = ...
                       ) -> List[Any]:
         """The k nearest handles, nearest first (ties in id order), none farther

@@ -78,6 +78,65 @@ def distance_to(box, circle, x, y):
     return math.sqrt(dx * dx + dy * dy)
 
 
+def _ray_box(box, sx, sy, dx, dy):
+    minx, miny, maxx, maxy = box
+    if minx <= sx <= maxx and miny <= sy <= maxy:
+        return 0.0, (sx, sy), (0.0, 0.0)
+    t0, t1, tx, ty = 0.0, 1.0, -1.0, -1.0
+    for s, d, lo, hi, axis in ((sx, dx, minx, maxx, "x"), (sy, dy, miny, maxy, "y")):
+        if d == 0.0:
+            if s < lo or s > hi:
+                return None
+            continue
+        ta, tb = (lo - s) / d, (hi - s) / d
+        enter, leave = min(ta, tb), max(ta, tb)
+        if axis == "x":
+            tx = enter
+        else:
+            ty = enter
+        t1 = min(t1, leave)
+        t0 = max(t0, enter)
+    if t0 > t1:
+        return None
+    normal = ((-1.0 if dx > 0.0 else 1.0), 0.0) if tx >= ty else (0.0, (-1.0 if dy > 0.0 else 1.0))
+    return t0, (sx + t0 * dx, sy + t0 * dy), normal
+
+
+def _ray_circle(circle, sx, sy, dx, dy):
+    cx, cy, r = circle
+    fx, fy = sx - cx, sy - cy
+    inside = fx * fx + fy * fy - r * r
+    if inside <= 0.0:
+        return 0.0, (sx, sy), (0.0, 0.0)
+    a = dx * dx + dy * dy
+    b = fx * dx + fy * dy
+    disc = b * b - a * inside
+    if a == 0.0 or b >= 0.0 or disc < 0.0:
+        return None
+    t = (-b - math.sqrt(disc)) / a
+    if t > 1.0:
+        return None
+    x, y = sx + t * dx, sy + t * dy
+    if r > 0.0:
+        normal = ((x - cx) / r, (y - cy) / r)
+    else:
+        length = math.sqrt(a)
+        normal = (-dx / length, -dy / length)
+    return t, (x, y), normal
+
+
+def ray_hit(box, circle, start, end):
+    """(fraction, (x, y), (nx, ny)) where the segment from start to end first meets
+    the shape (a box, plus the circle it bounds if any), or None; the rules of the
+    compiled core: its box must be touched, a start inside is met at 0 with normal
+    (0, 0)."""
+    (sx, sy), (ex, ey) = start, end
+    dx, dy = ex - sx, ey - sy
+    if not swept_box_hits((sx, sy, sx, sy), dx, dy, box):
+        return None
+    return _ray_circle(circle, sx, sy, dx, dy) if circle else _ray_box(box, sx, sy, dx, dy)
+
+
 class BruteForce:
     """Reference broad phase with the same object-keyed API as OptimizedSpatialHash."""
 
@@ -155,6 +214,22 @@ class BruteForce:
         ranked = sorted((distance_to(box, circle, x, y), tie_order(o) if tie_order else n, o)
                         for n, (o, (box, circle)) in enumerate(self._shapes.items()))
         return [o for d, _, o in ranked if d <= max_distance][:k]
+
+    def raycast_all(self, start, end, tie_order=None):
+        """Every object the segment meets, as (obj, fraction, point, normal),
+        earliest first; ties in insertion order, or by tie_order(obj)."""
+        start, end = read_vec2(start, "start"), read_vec2(end, "end")
+        hits = []
+        for n, (o, (box, circle)) in enumerate(self._shapes.items()):
+            hit = ray_hit(box, circle, start, end)
+            if hit is not None:
+                hits.append((hit[0], tie_order(o) if tie_order else n, (o,) + hit))
+        return [h for _, _, h in sorted(hits, key=lambda h: h[:2])]
+
+    def raycast(self, start, end, tie_order=None):
+        """The first of raycast_all, or None."""
+        hits = self.raycast_all(start, end, tie_order)
+        return hits[0] if hits else None
 
     def is_colliding(self, a, b):
         return a != b and shapes_touch(*self._shapes[a], *self._shapes[b])
