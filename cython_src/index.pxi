@@ -42,11 +42,11 @@ cdef int earlier_first(const void* a, const void* b) noexcept nogil:
     return (p.id > q.id) - (p.id < q.id)
 
 
-cdef int check_ray(double x0, double y0, double x1, double y1) except -1:
+cdef int check_ray(double x0, double y0, double x1, double y1, str where="") except -1:
     if not (isfinite(x0) and isfinite(y0)):
-        raise ValueError(f"ray start must be finite, got ({x0!r}, {y0!r})")
+        raise ValueError(f"{where}ray start must be finite, got ({x0!r}, {y0!r})")
     if not (isfinite(x1) and isfinite(y1)):
-        raise ValueError(f"ray end must be finite, got ({x1!r}, {y1!r})")
+        raise ValueError(f"{where}ray end must be finite, got ({x1!r}, {y1!r})")
     return 0
 
 
@@ -778,6 +778,7 @@ cdef class SpatialIndex:
         if another thread's call holds the index."""
         cdef const double[:, ::1] rows = as_rows(points, 2, "points")
         cdef Py_ssize_t j, m = rows.shape[0], total = 0, n = 0, want
+        cdef Nearby* kept
         cdef int64_t[::1] off
         cdef int32_t[::1] dest_ids
         cdef double[::1] dest_distances
@@ -792,17 +793,15 @@ cdef class SpatialIndex:
             off = offsets
             with nogil:
                 off[0] = 0
-                # The pair list's storage (as in query_rects) holds each point's
-                # (distance, id) records as they come.
-                self.found.n = 0
                 for j in range(m):
                     n = self._nearest(rows[j, 0], rows[j, 1], want, max_distance)
-                    if n < 0 or grow_array(<void**>&self.found.ids, &self.found.cap,
-                                           (total + n) * (sizeof(Nearby) // sizeof(int32_t)),
-                                           sizeof(int32_t)) < 0:
+                    if n < 0:
+                        break
+                    kept = <Nearby*>self._scratch((total + n) * sizeof(Nearby))
+                    if kept == NULL:
                         n = -1
                         break
-                    memcpy(<Nearby*>self.found.ids + total, self.nearby, n * sizeof(Nearby))
+                    memcpy(kept + total, self.nearby, n * sizeof(Nearby))
                     total += n
                     off[j + 1] = total
             if n < 0:
@@ -811,44 +810,60 @@ cdef class SpatialIndex:
             distances = np.empty(total, dtype=np.float64)
             dest_ids = ids
             dest_distances = distances
+            kept = <Nearby*>self.found.ids
             for j in range(total):
-                dest_ids[j] = (<Nearby*>self.found.ids)[j].id
-                dest_distances[j] = (<Nearby*>self.found.ids)[j].distance
+                dest_ids[j] = kept[j].id
+                dest_distances[j] = kept[j].distance
             return offsets, ids, distances
         finally:
             self.busy = False
 
     # ---------------------------------------------------------------- ray casts
 
-    cdef Py_ssize_t _cast(self, double x0, double y0, double x1, double y1) except -1:
-        """Every object the segment from (x0, y0) to (x1, y1) meets, into
-        ray_hits[0 : returned], earliest first (ties in id order): the objects
-        whose box it touches, found by the cells it crosses (a swept query of
-        a point), then met exactly. Raises ValueError for a path out of range."""
-        cdef Query q
-        cdef Py_ssize_t j, n = 0
-        cdef int32_t i
+    cdef int _ray_query(self, double x0, double y0, double x1, double y1, Query* q) noexcept nogil:
+        """q as a swept query of the point (x0, y0) to (x1, y1): INPUT_OK, TOO_LONG
+        if the path's length overflows, or the index's FAR_X / FAR_Y."""
         q.kind = Q_SWEPT
         q.box.minx = q.box.maxx = x0
         q.box.miny = q.box.maxy = y0
         q.dx = x1 - x0
         q.dy = y1 - y0
         if not (isfinite(q.dx) and isfinite(q.dy)):
-            raise ValueError(f"ray from ({x0!r}, {y0!r}) to ({x1!r}, {y1!r}) is too long")
-        code = self._prepare_query(&q)
+            return TOO_LONG
+        return self._prepare_query(q)
+
+    cdef int _ray_error(self, int code, str where, double x0, double y0, double x1, double y1) except -1:
+        if code == TOO_LONG:
+            raise ValueError(f"{where}from ({x0!r}, {y0!r}) to ({x1!r}, {y1!r}) is too long")
+        raise input_error(code, where, x1, y1, 0.0, 0.0, self._cell_hint())
+
+    cdef Py_ssize_t _ray_hits(self, Query* q) noexcept nogil:
+        """Every object the prepared ray q meets, into ray_hits[0 : returned],
+        earliest first (ties in id order): the objects whose box it touches, found
+        by the cells it crosses, then met exactly; -1 if out of memory."""
+        cdef Py_ssize_t j, n = 0
+        cdef int32_t i
+        cdef double x0 = q.box.minx, y0 = q.box.miny
+        self._collect(q)
+        if grow_array(<void**>&self.ray_hits, &self.ray_hits_cap, self.out_n, sizeof(RayHit)) < 0:
+            return -1
+        for j in range(self.out_n):
+            i = self.out[j]
+            if ray_hits_body(&self.body[i], x0, y0, q.dx, q.dy, &self.ray_hits[n]):
+                self.ray_hits[n].id = i
+                n += 1
+        qsort(self.ray_hits, n, sizeof(RayHit), earlier_first)
+        return n
+
+    cdef Py_ssize_t _cast(self, double x0, double y0, double x1, double y1) except -1:
+        cdef Query q
+        cdef Py_ssize_t n
+        check_ray(x0, y0, x1, y1)
+        code = self._ray_query(x0, y0, x1, y1, &q)
         if code:
-            raise input_error(code, "ray ", x1, y1, 0.0, 0.0, self._cell_hint())
+            self._ray_error(code, "ray ", x0, y0, x1, y1)
         with nogil:
-            self._collect(&q)
-            if grow_array(<void**>&self.ray_hits, &self.ray_hits_cap, self.out_n, sizeof(RayHit)) < 0:
-                n = -1
-            else:
-                for j in range(self.out_n):
-                    i = self.out[j]
-                    if ray_hits_body(&self.body[i], x0, y0, q.dx, q.dy, &self.ray_hits[n]):
-                        self.ray_hits[n].id = i
-                        n += 1
-                qsort(self.ray_hits, n, sizeof(RayHit), earlier_first)
+            n = self._ray_hits(&q)
         if n < 0:
             raise MemoryError()
         return n
@@ -865,7 +880,6 @@ cdef class SpatialIndex:
         in id order. Raises ValueError for a bad number or a ray whose length
         overflows (in a UniformGrid, also one out of range), MemoryError, or
         RuntimeError if another thread's call holds the index."""
-        check_ray(x0, y0, x1, y1)
         self._claim()
         try:
             return self._hit_tuple(0) if self._cast(x0, y0, x1, y1) else None
@@ -876,13 +890,84 @@ cdef class SpatialIndex:
         """Every object the segment meets, as raycast's tuples, earliest first.
         Raises as raycast does."""
         cdef Py_ssize_t j, n
-        check_ray(x0, y0, x1, y1)
         self._claim()
         try:
             n = self._cast(x0, y0, x1, y1)
             return [self._hit_tuple(j) for j in range(n)]
         finally:
             self.busy = False
+
+    def raycast_many(self, rays, bint all_hits=False):
+        """Many ray casts at once: `rays` is an (m, 4) array of (x0, y0, x1, y1)
+        rows in world units; each ray's first hit, or every hit if all_hits.
+        Returns (offsets, ids, fractions, points, normals): offsets an (m + 1,)
+        int64 array; ids (int32 object ids, not handles), fractions (float64),
+        points and normals ((k, 2) float64) of ray j's hits, earliest first, at
+        [offsets[j]:offsets[j + 1]]. Every row is checked first. Raises
+        ValueError for a wrong shape or a bad ray (naming rays[j]), MemoryError,
+        or RuntimeError if another thread's call holds the index."""
+        cdef const double[:, ::1] rows = as_rows(rays, 4, "rays")
+        cdef Py_ssize_t j, m = rows.shape[0], total = 0, n = 0, k
+        cdef Query q
+        cdef int code = 0
+        cdef RayHit* kept
+        cdef int64_t[::1] off
+        cdef int32_t[::1] dest_ids
+        cdef double[::1] dest_fractions
+        cdef double[:, ::1] dest_points, dest_normals
+        for j in range(m):
+            check_ray(rows[j, 0], rows[j, 1], rows[j, 2], rows[j, 3], f"rays[{j}]: ")
+        self._claim()
+        try:
+            for j in range(m):
+                code = self._ray_query(rows[j, 0], rows[j, 1], rows[j, 2], rows[j, 3], &q)
+                if code:
+                    self._ray_error(code, f"rays[{j}]: ray ", rows[j, 0], rows[j, 1], rows[j, 2], rows[j, 3])
+            offsets = np.empty(m + 1, dtype=np.int64)
+            off = offsets
+            with nogil:
+                off[0] = 0
+                for j in range(m):
+                    self._ray_query(rows[j, 0], rows[j, 1], rows[j, 2], rows[j, 3], &q)
+                    n = self._ray_hits(&q)
+                    if n > 1 and not all_hits:
+                        n = 1
+                    if n < 0:
+                        break
+                    kept = <RayHit*>self._scratch((total + n) * sizeof(RayHit))
+                    if kept == NULL:
+                        n = -1
+                        break
+                    memcpy(kept + total, self.ray_hits, n * sizeof(RayHit))
+                    total += n
+                    off[j + 1] = total
+            if n < 0:
+                raise MemoryError()
+            ids = np.empty(total, dtype=np.int32)
+            fractions = np.empty(total, dtype=np.float64)
+            points = np.empty((total, 2), dtype=np.float64)
+            normals = np.empty((total, 2), dtype=np.float64)
+            dest_ids, dest_fractions, dest_points, dest_normals = ids, fractions, points, normals
+            kept = <RayHit*>self.found.ids
+            for k in range(total):
+                dest_ids[k] = kept[k].id
+                dest_fractions[k] = kept[k].fraction
+                dest_points[k, 0] = kept[k].x
+                dest_points[k, 1] = kept[k].y
+                dest_normals[k, 0] = kept[k].nx
+                dest_normals[k, 1] = kept[k].ny
+            return offsets, ids, fractions, points, normals
+        finally:
+            self.busy = False
+
+    cdef void* _scratch(self, Py_ssize_t size) noexcept nogil:
+        """The pair list's storage, grown to at least `size` bytes, for a batch
+        query's results as they come (the last pairs are gone: found.n is 0);
+        NULL if out of memory."""
+        self.found.n = 0
+        if grow_array(<void**>&self.found.ids, &self.found.cap, size // 4 + 1, sizeof(int32_t)) < 0:
+            return NULL
+        return self.found.ids
 
     # -------------------------------------------------------------------- pairs
 

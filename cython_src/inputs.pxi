@@ -18,6 +18,7 @@ cdef enum InputCheck:
     FAR_X
     FAR_Y
     OUT_OF_RANGE        # beyond the sizes or distances an index can place
+    TOO_LONG            # a path whose length overflows
 
 # Cell indices stay far inside int32 so that spans and neighbours never overflow.
 cdef double CELL_LIMIT = 1073741824.0

@@ -184,6 +184,41 @@ def test_query_nearest_many_matches_brute_force(rows, points, k, limit, hierarch
         assert distances[offsets[j]:offsets[j + 1]].tolist() == [distance_to(*s, x, y) for s in shapes]
 
 
+@settings(max_examples=60, deadline=None)
+@given(rows=ROWS, rays=arrays(np.float64, (6, 4), elements=st.floats(-20, 50)),
+       all_hits=st.booleans(), hierarchical=st.booleans())
+def test_raycast_many_matches_single_casts(rows, rays, all_hits, hierarchical):
+    pos, size, radii = rows
+    half = len(pos) // 2
+    grid = HierarchicalGrid() if hierarchical else UniformGrid(5.0)
+    grid.insert_rects(np.hstack([pos[:half], size[:half]]))
+    grid.insert_circles(pos[half:], radii[half:])
+    rays[1, 2:] = rays[1, :2]                       # a zero-length ray
+    offsets, ids, fractions, points, normals = grid.raycast_many(rays, all_hits)
+    assert offsets.shape == (7,) and offsets[0] == 0 and offsets[-1] == len(ids)
+    assert points.shape == normals.shape == (len(ids), 2) and fractions.shape == (len(ids),)
+    for j, (x0, y0, x1, y1) in enumerate(rays.tolist()):
+        expected = grid.raycast_all(x0, y0, x1, y1)
+        if not all_hits:
+            expected = expected[:1]
+        got = [(i, f, tuple(p), tuple(n)) for i, f, p, n in zip(
+            ids[offsets[j]:offsets[j + 1]].tolist(), fractions[offsets[j]:offsets[j + 1]].tolist(),
+            points[offsets[j]:offsets[j + 1]].tolist(), normals[offsets[j]:offsets[j + 1]].tolist())]
+        assert got == expected
+
+
+def test_raycast_many_checks_every_ray_first():
+    grid = UniformGrid(1.0)
+    grid.insert_rect(0, 0, 1, 1)
+    with pytest.raises(ValueError, match=r"rays\[1\]: ray end must be finite, got \(nan, 0.0\)"):
+        grid.raycast_many([(0, 0.5, 5, 0.5), (0, 0, np.nan, 0)])
+    with pytest.raises(ValueError, match=r"rays\[0\]: ray .*too far"):
+        grid.raycast_many([(0, 0, 1e300, 0)])
+    with pytest.raises(ValueError, match="rays"):
+        grid.raycast_many(np.zeros((2, 3)))
+    assert grid.raycast_many(np.empty((0, 4)))[0].tolist() == [0]
+
+
 @pytest.mark.parametrize("origin", [(0.0, 0.0), (-3e8, 5e8)])
 @pytest.mark.parametrize("row", [(2.6e8, 0.0, 1.0, 1.0), (1.07e9, 0.0, 1.0, 1.0), (1.08e9, 0.0, 1.0, 1.0),
                                  (0.0, -1.08e9, 1.0, 1.0), (5e8, 0.0, 6e8, 1.0), (5e8, 0.0, 5.7e8, 1.0)])

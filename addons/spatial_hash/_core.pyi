@@ -109,6 +109,13 @@ class SpatialIndex:
                     ) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
         """rects: (m, 4) float64. Returns (offsets, ids): (m + 1,) int64 and int32
         object ids (not handles); query k's are ids[offsets[k]:offsets[k + 1]]."""
+    def raycast_many(self, rays: ArrayLike, all_hits: bool = ...
+                     ) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.float64],
+                                npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """rays: (m, 4) float64 rows of x0, y0, x1, y1. Returns (offsets, ids,
+        fractions, points, normals): (m + 1,) int64, int32 object ids, float64,
+        (k, 2) and (k, 2) float64; ray j's first hit (every hit if all_hits),
+        earliest first, in [offsets[j]:offsets[j + 1]]."""
     def query_nearest_many(self, points: ArrayLike, k: int = ..., max_distance: float = ...
                            ) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.int32],
                                       npt.NDArray[np.float64]]:
