@@ -1,4 +1,5 @@
 """The batch API against the per-object API and brute force."""
+import math
 import os
 
 import numpy as np
@@ -429,13 +430,16 @@ def test_contended_run_writes_both_loads(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(bench, "per_object_best", lambda: {
         "n": 1, "update_same_cells_us": 0.5, "query_nearby_us": 0.5, "query_nearby_warm_us": 0.5,
         "query_nearby_warm_results": 10, "query_nearby_mean_results": 10.0})
-    small_nearest = bench.nearest.nearest_costs
+    small_nearest, small_rays = bench.nearest.nearest_costs, bench.rays.ray_costs
     monkeypatch.setattr(bench.nearest, "nearest_costs", lambda: small_nearest(n=500, queries=40))
+    monkeypatch.setattr(bench.rays, "ray_costs", lambda: small_rays(n=500, rays=40, numpy_rays=20))
     argv = ["--contended", "--scenes", "uniform", "--sizes", "1000", "--frames", "2", "--out", str(tmp_path)]
     assert bench.main(argv) == 0
     results = json.loads((tmp_path / "results.json").read_text())
     assert results["nearest"]["agree"] and set(results["nearest"]["ms"]) == {
         "uniform grid", "hierarchical grid", "scipy cKDTree"}
+    assert results["rays"]["agree"] and set(results["rays"]["us_per_ray"]) == {
+        "uniform grid", "hierarchical grid", "numpy brute force", "shapely STRtree"}
     loads = [r["load"] for r in results["records"]]
     assert loads.count("idle") == loads.count("contended") == len(loads) // 2 > 0
     assert results["busy_processes"] == (os.cpu_count() or 1)
@@ -453,3 +457,16 @@ def test_nearest_benchmark_checks_every_method_against_ckdtree():
     assert "same distances from every method: yes" in lines[0] and len(lines) == 4
     costs["agree"] = False
     assert "same distances from every method: NO" in nearest.report(costs)
+
+
+def test_ray_benchmark_checks_every_method_against_numpy():
+    from spatial_hash.bench import rays
+    costs = rays.ray_costs(n=3000, rays=150, numpy_rays=60, rounds=1)
+    assert costs["agree"] and all(us > 0 for us in costs["us_per_ray"].values())
+    lines = rays.report(costs).splitlines()
+    assert "same hits from every method: yes" in lines[0] and len(lines) == 5
+    segments = np.array([[0.0, 0.5, 10.0, 0.5], [0.0, 5.0, 10.0, 5.0], [3.0, 0.5, 3.0, 0.5]])
+    boxes = np.array([[4.0, 0.0, 5.0, 1.0], [2.0, 0.0, 3.0, 1.0], [2.0, 0.0, 3.0, 1.0]])
+    hits, fractions = rays.numpy_first_hits(boxes, segments)
+    assert hits.tolist() == [1, -1, 1] and fractions.tolist() == [0.2, math.inf, 0.0]
+    assert rays.shapely_first_fractions(boxes, segments[:2]).tolist() == [0.2, math.inf]

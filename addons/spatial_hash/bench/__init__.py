@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from spatial_hash.bench import nearest, peers, scenes
+from spatial_hash.bench import nearest, peers, rays, scenes
 from spatial_hash.bench.busy import busy_processes
 
 BATCH_METHODS = [m.name for m in peers.METHODS if m.batch]
@@ -362,8 +362,9 @@ def main(argv=None):
         problems += [f"beside busy processes, {p}" for p in contended_problems]
     progress("timing the per-object API ...")
     micro = per_object_best()
-    progress("timing nearest-object queries ...")
+    progress("timing nearest-object queries and ray casts ...")
     nearest_costs = nearest.nearest_costs()
+    ray_costs = rays.ray_costs()
 
     print(f"\nms/frame: each method's fastest of {frames} frames, taken in {min(ROUNDS, frames)} rounds "
           f"(every frame and the medians are in the JSON file)")
@@ -385,6 +386,7 @@ def main(argv=None):
     print(f"\nTargets (ratios measured in this run, {os.cpu_count()} cores):")
     print(targets_report(records, micro))
     print("\n" + nearest.report(nearest_costs))
+    print("\n" + rays.report(ray_costs))
 
     os.makedirs(args.out, exist_ok=True)
     json_path = os.path.join(args.out, "results.json")
@@ -392,9 +394,9 @@ def main(argv=None):
         json.dump({"machine": {"python": platform.python_version(), "platform": platform.platform(),
                                "cpus": os.cpu_count()},
                    "frames": frames, "busy_processes": busy, "records": records, "per_object": micro,
-                   "nearest": nearest_costs,
+                   "nearest": nearest_costs, "rays": ray_costs,
                    "pairs_agree": not problems, "disagreements": problems}, f, indent=2)
     png_path = os.path.join(args.out, "scaling.png")
     plot(of_load(records, "idle"), png_path)
     print(f"\nwrote {json_path} and {png_path} in {time.perf_counter() - started:.0f} s")
-    return 1 if problems or not nearest_costs["agree"] else 0
+    return 1 if problems or not (nearest_costs["agree"] and ray_costs["agree"]) else 0
