@@ -432,7 +432,8 @@ def test_contended_run_writes_both_loads(tmp_path, monkeypatch, capsys):
         "query_nearby_warm_results": 10, "query_nearby_mean_results": 10.0})
     small_nearest, small_rays = bench.nearest.nearest_costs, bench.rays.ray_costs
     monkeypatch.setattr(bench.nearest, "nearest_costs", lambda: small_nearest(n=500, queries=40))
-    monkeypatch.setattr(bench.rays, "ray_costs", lambda: small_rays(n=500, rays=40, numpy_rays=20))
+    monkeypatch.setattr(bench.rays, "ray_costs",
+                        lambda: small_rays(n=500, rays=40, shapely_rays=30, numpy_rays=20))
     argv = ["--contended", "--scenes", "uniform", "--sizes", "1000", "--frames", "2", "--out", str(tmp_path)]
     assert bench.main(argv) == 0
     results = json.loads((tmp_path / "results.json").read_text())
@@ -461,7 +462,7 @@ def test_nearest_benchmark_checks_every_method_against_ckdtree():
 
 def test_ray_benchmark_checks_every_method_against_numpy():
     from spatial_hash.bench import rays
-    costs = rays.ray_costs(n=3000, rays=150, numpy_rays=60, rounds=1)
+    costs = rays.ray_costs(n=3000, rays=150, shapely_rays=100, numpy_rays=60, rounds=1)
     assert costs["agree"] and all(us > 0 for us in costs["us_per_ray"].values())
     lines = rays.report(costs).splitlines()
     assert "same hits from every method: yes" in lines[0] and len(lines) == 5
