@@ -78,6 +78,13 @@ def test_godot_values_and_objects():
     assert node.query_nearest(Vector2(40, 34), 5) == [7, enemy]
     assert node.query_nearest(Vector2(40, 34), 5, 100.0) == [7]
     assert node.query_nearest(Vector2(40, 34), 0) == []
+    # A ray along y = 32 meets 7's box (30..34) at x = 30, 30% of the way.
+    assert node.raycast(Vector2(0, 32), Vector2(100, 32)) == {
+        "collider": 7, "position": (30.0, 32.0), "normal": (-1.0, 0.0), "fraction": 0.3}
+    assert node.raycast(Vector2(0, 32), Vector2(20, 32)) == {}
+    assert [hit["collider"] for hit in node.raycast_all(Vector2(0, 0), Vector2(600, 600))] == [7, enemy]
+    assert node.raycast_all(Vector2(32, 32), Vector2(32, 32)) == [
+        {"collider": 7, "position": (32.0, 32.0), "normal": (0.0, 0.0), "fraction": 0.0}]
     assert node.query_along_path(Vector2(0, 31), Vector2(1000, 31), Vector2(1, 1)) == [7]
     assert node.remove(GodotObject(1234)) and not node.remove(enemy)
     assert node.get_id(7) >= 0 and node.get_id(enemy) == -1
@@ -280,6 +287,11 @@ BAD_CALLS = [
     ("query_nearest", (Vector2(0, 0), 1, math.nan), "nan"),
     ("query_nearest", (Vector2(0, 0), 1, "far"), "'far'"),
     ("query_nearest", (), "takes 1 to 3 arguments, got 0"),
+    ("raycast", (Vector2(math.nan, 0), Vector2(1, 1)), "start.x must be a finite number, got nan"),
+    ("raycast", (Vector2(0, 0), Vector2(1, math.inf)), "end.y must be a finite number, got inf"),
+    ("raycast", (Vector2(0, 0),), "takes 2 arguments, got 1"),
+    ("raycast_all", (Vector2(0, 0), "far"), "'far'"),
+    ("raycast_all", (Vector2(0, 0), Vector2(1e300, 0)), "1e+300"),
     ("is_colliding", (1, 12345), "12345"),
     ("insert_batch", ([Vector2(0, 0), Vector2(1, math.nan)], [Vector2(1, 1)] * 2), "nan"),
     ("insert_batch", ([Vector2(0, 0)], [Vector2(1, 1)] * 2), "1 positions but 2 sizes"),
@@ -324,6 +336,12 @@ def test_bridge_converts_arguments_and_results():
     assert broken.call("clear", ()) is None and "cannot convert" in errors[-1]
     unreadable = NodeBridge(lambda v: 1 / 0, lambda v: v, list, report=errors.append)
     assert unreadable.call("query_point", ((0, 0),)) == [] and "cannot read" in errors[-1]
+    vectors = NodeBridge(lambda v: v, lambda v: v, list, report=errors.append,
+                         vector=lambda x, y: ("Vector2", x, y))
+    vectors.call("insert", (1, (0, 0), (2, 2)))
+    assert vectors.call("raycast", ((-2, 1), (2, 1))) == {
+        "collider": 1, "position": ("Vector2", 0.0, 1.0), "normal": ("Vector2", -1.0, 0.0),
+        "fraction": 0.5}
 
 
 # ------------------------------------------------------- exported properties
@@ -413,6 +431,8 @@ DICTIONARY_CALLS = [
     ("query_radius", lambda d: (d, 3), "center"),
     ("query_point", lambda d: (d,), "point"),
     ("query_nearest", lambda d: (d,), "point"),
+    ("raycast", lambda d: (d, (1, 1)), "start"),
+    ("raycast_all", lambda d: ((0, 0), d), "end"),
     ("query_nearest", lambda d: ((0, 0), d), "k"),
     ("query_nearest", lambda d: ((0, 0), 1, d), "max_distance"),
     ("is_colliding", lambda d: (1, d), "b"),
@@ -429,7 +449,7 @@ def test_a_dictionary_argument_is_refused_unread(kind, name, args, named):
     before = state(node)
     for items in ({"x": 1, "y": 2}, {0: 1, 1: 2}, {"a": 1}):
         d = kind(items)
-        assert getattr(node, name)(*args(d)) in (False, [])
+        assert getattr(node, name)(*args(d)) in (False, [], {})
         assert d.items_ == items and d.reads == 0          # neither read nor changed
         assert named in errors[-1] and "Dictionary" in errors[-1]
     assert state(node) == before

@@ -16,7 +16,7 @@ const METHODS := {
 	"remove": [1, false], "has": [1, false], "get_id": [1, -1],
 	"query_nearby": [2, []], "query_range": [1, 2, []], "query_radius": [2, []],
 	"query_point": [1, []], "query_nearest": [1, 3, []], "query_along_path": [3, []],
-	"get_collision_pairs": [0, []],
+	"raycast": [2, {}], "raycast_all": [2, []], "get_collision_pairs": [0, []],
 	"is_colliding": [2, false], "clear": [0, false], "get_stats": [0, {}],
 	"insert_batch": [2, []], "update_batch": [3, false], "remove_batch": [1, false],
 	"get_collision_pairs_packed": [0, []],
@@ -114,6 +114,17 @@ func _probe_objects() -> void:
 		and hash_node.get_last_error().contains("max_distance"), "and a NaN max_distance: " + hash_node.get_last_error())
 	_check(hash_node.query_along_path(Vector2(-100, -44), Vector2(100, -44), Vector2(1, 1)).size() == 2,
 		"query_along_path")
+	# Along y = -45 from x = -60: A's box at x = -50 (a third of the way), B's circle at -48.
+	var hit = hash_node.raycast(Vector2(-60, -45), Vector2(-30, -45))
+	_check(hit["collider"] == a and (hit["position"] - Vector2(-50, -45)).length() < 1e-9
+		and hit["normal"] == Vector2(-1, 0) and abs(hit["fraction"] - 1.0 / 3.0) < 1e-9, "raycast: %s" % [hit])
+	var hits = hash_node.raycast_all(Vector2(-60, -45), Vector2(-30, -45))
+	_check(hits.size() == 2 and hits[1]["collider"] == b and (hits[1]["position"] - Vector2(-48, -45)).length() < 1e-9
+		and hits[1]["normal"] == Vector2(-1, 0), "raycast_all: %s" % [hits])
+	hit = hash_node.raycast(Vector2(-60, -60), Vector2(-55, -60))
+	_check(hit.is_empty(), "raycast misses: %s" % [hit])
+	hit = hash_node.raycast(Vector2(NAN, 0), Vector2(1, 1))
+	_check(hit.is_empty() and hash_node.get_last_error().contains("start.x"), "raycast refuses NaN: " + hash_node.get_last_error())
 	_check(_object_pairs() == [[a, b]], "get_collision_pairs: %s" % [_object_pairs()])
 	_check(hash_node.is_colliding(a, b), "is_colliding")
 	_check(hash_node.update(a, Rect2(-80, -80, 4, 4)) and not hash_node.is_colliding(a, b), "update")

@@ -102,7 +102,7 @@ if exposed is not None:
             if bridge is None:
                 bridge = self._spatial_hash = NodeBridge(
                     from_godot, to_godot, to_packed, report=self._report_error,
-                    objects=Godot3Objects(self))
+                    objects=Godot3Objects(self), vector=Vector2)
                 self._overlay = None
                 self._drawn = False
             return bridge
@@ -193,6 +193,12 @@ if exposed is not None:
 
         def query_nearest(self, *args):
             return self._bridge().call("query_nearest", args)
+
+        def raycast(self, *args):
+            return self._bridge().call("raycast", args)
+
+        def raycast_all(self, *args):
+            return self._bridge().call("raycast_all", args)
 
         def query_along_path(self, *args):
             return self._bridge().call("query_along_path", args)

@@ -89,7 +89,7 @@ if godot is not None:
             if bridge is None:
                 bridge = self._spatial_hash = NodeBridge(
                     from_godot, to_godot, to_packed, report=godot.push_error,
-                    objects=Godot4Objects(self))
+                    objects=Godot4Objects(self), vector=Vector2)
                 self._drawn = False
             return bridge
 
@@ -181,6 +181,12 @@ if godot is not None:
 
         def query_nearest(self, *args):
             return self._bridge().call("query_nearest", args)
+
+        def raycast(self, *args):
+            return self._bridge().call("raycast", args)
+
+        def raycast_all(self, *args):
+            return self._bridge().call("raycast_all", args)
 
         def query_along_path(self, *args):
             return self._bridge().call("query_along_path", args)

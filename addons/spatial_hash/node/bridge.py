@@ -6,7 +6,7 @@ from spatial_hash.node.spatial_hash_node import SpatialHashNode
 GDSCRIPT_METHODS = frozenset({
     "insert", "insert_circle", "update", "remove", "has", "get_id", "query_nearby",
     "query_range", "query_radius", "query_point", "query_nearest", "query_along_path",
-    "get_collision_pairs",
+    "raycast", "raycast_all", "get_collision_pairs",
     "is_colliding", "clear", "get_stats", "get_last_error", "insert_batch", "update_batch",
     "remove_batch", "get_collision_pairs_packed",
 })
@@ -18,13 +18,15 @@ class NodeBridge:
     """What an engine script holds: the node's behaviour and the engine's type
     conversions. `from_engine` turns each argument into plain Python or numpy
     (packed arrays into arrays without a per-element loop), `to_engine` converts
-    results, `to_packed` int arrays for PACKED_RESULTS."""
+    results, `to_packed` int arrays for PACKED_RESULTS, `vector(x, y)` makes
+    the engine's Vector2 for points in results."""
 
-    def __init__(self, from_engine, to_engine, to_packed, report=report_to_stderr, objects=None):
+    def __init__(self, from_engine, to_engine, to_packed, report=report_to_stderr, objects=None,
+                 vector=None):
         self.from_engine = from_engine
         self.to_engine = to_engine
         self.to_packed = to_packed
-        self.node = SpatialHashNode(report=report, objects=objects)
+        self.node = SpatialHashNode(report=report, objects=objects, vector=vector)
         self.monitors = None
 
     def call(self, name, args):

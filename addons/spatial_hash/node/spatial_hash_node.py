@@ -16,8 +16,9 @@ class SpatialHashNode:
     registry and the exported settings, with timings for stats and monitors."""
 
     def __init__(self, cell_size=64.0, large_threshold=4, hierarchical=False,
-                 report=report_to_stderr, objects=None):
+                 report=report_to_stderr, objects=None, vector=None):
         self._report = report
+        self._vector = vector or (lambda x, y: (x, y))
         self._objects = ObjectRegistry(object_key, objects)
         self.last_error = ""
         self.last_query_ms = 0.0
@@ -154,6 +155,30 @@ class SpatialHashNode:
         x, y = read_point(point, "point")
         limit = number(max_distance, "max_distance")
         return self._timed_query(lambda: self._grid.query_nearest(x, y, k, limit))
+
+    def _ray_result(self, hit):
+        handle, fraction, (x, y), (nx, ny) = hit
+        return {"collider": handle, "position": self._vector(x, y),
+                "normal": self._vector(nx, ny), "fraction": fraction}
+
+    def _cast(self, start, end, method):
+        x0, y0 = read_point(start, "start")
+        x1, y1 = read_point(end, "end")
+        return self._timed_query(lambda: method(x0, y0, x1, y1))
+
+    @gdcall({})
+    def raycast(self, start, end):
+        """The first object the segment from start to end meets, as
+        {"collider", "position", "normal", "fraction"} (Godot's ray-cast keys,
+        and how far along, 0 to 1), or {} if none. A start inside an object
+        meets it at fraction 0 with normal (0, 0)."""
+        hit = self._cast(start, end, self._grid.raycast)
+        return {} if hit is None else self._ray_result(hit)
+
+    @gdcall([])
+    def raycast_all(self, start, end):
+        """Every object the segment meets, as raycast's dictionaries, earliest first."""
+        return [self._ray_result(hit) for hit in self._cast(start, end, self._grid.raycast_all)]
 
     @gdcall([])
     def query_along_path(self, start, end, size):
