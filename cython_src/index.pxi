@@ -33,6 +33,19 @@ cdef int nearer_first(const void* a, const void* b) noexcept nogil:
     return (p.id > q.id) - (p.id < q.id)
 
 
+ctypedef struct Touch:
+    # A pair pair_events reported: its ids a < b as a << 32 | b, and their
+    # generations then (a removed object's id may come back as another object).
+    int64_t key
+    uint32_t gen_a
+    uint32_t gen_b
+
+
+cdef int key_order(const void* a, const void* b) noexcept nogil:
+    cdef int64_t p = (<const Touch*>a).key, q = (<const Touch*>b).key
+    return (p > q) - (p < q)
+
+
 cdef int earlier_first(const void* a, const void* b) noexcept nogil:
     """qsort's order for RayHit: by fraction, then by id."""
     cdef const RayHit* p = <const RayHit*>a
@@ -189,6 +202,11 @@ cdef class SpatialIndex:
     cdef int32_t* out
     cdef Py_ssize_t out_n, out_cap
     cdef PairList found          # the last pair pass's pairs (or candidates)
+    cdef uint32_t* generation   # per id: bumped when its object is removed
+    cdef Touch* touching        # the pairs the last pair_events reported, by key
+    cdef Touch* seen            # and this call's (the two swap after each call)
+    cdef Py_ssize_t n_touching, touching_cap, seen_cap
+    cdef dict departed          # (id, generation) -> handle, of objects removed since
     cdef RayHit* ray_hits       # a ray cast's hits, sorted
     cdef Py_ssize_t ray_hits_cap
     cdef Nearby* nearby         # a nearest-object search's candidates, sorted
@@ -204,6 +222,7 @@ cdef class SpatialIndex:
 
     def __cinit__(self, *args, **kwargs):
         self.handles = []
+        self.departed = {}
 
     def __dealloc__(self):
         free(self.body)
@@ -214,6 +233,9 @@ cdef class SpatialIndex:
         free(self.found.ids)
         free(self.nearby)
         free(self.ray_hits)
+        free(self.generation)
+        free(self.touching)
+        free(self.seen)
 
     def __len__(self):
         return self.n_live
@@ -299,12 +321,14 @@ cdef class SpatialIndex:
         # Every array grows to new_cap; obj_cap moves only once all of them have.
         if grow_to(<void**>&self.body, cap, new_cap, sizeof(Body)) < 0 \
                 or grow_to(<void**>&self.stamp, cap, new_cap, sizeof(uint32_t)) < 0 \
+                or grow_to(<void**>&self.generation, cap, new_cap, sizeof(uint32_t)) < 0 \
                 or grow_to(<void**>&self.live, cap, new_cap, sizeof(uint8_t)) < 0 \
                 or grow_to(<void**>&self.free_ids, cap, new_cap, sizeof(int32_t)) < 0 \
                 or grow_array(<void**>&self.out, &self.out_cap, new_cap, sizeof(int32_t)) < 0 \
                 or self._grow_objects(cap, new_cap) < 0:
             return -1
         memset(self.stamp + cap, 0, (new_cap - cap) * sizeof(uint32_t))
+        memset(self.generation + cap, 0, (new_cap - cap) * sizeof(uint32_t))
         memset(self.live + cap, 0, new_cap - cap)
         memset(self.body + cap, 0, (new_cap - cap) * sizeof(Body))
         self.obj_cap = new_cap
@@ -453,6 +477,7 @@ cdef class SpatialIndex:
 
     cdef void _release(self, int32_t i) noexcept nogil:
         self._detach(i)
+        self.generation[i] += 1
         self.body[i].kind = SHAPE_FREE
         self.live[i] = 0
         self.free_ids[self.n_free] = i
@@ -467,6 +492,7 @@ cdef class SpatialIndex:
         try:
             if object_id not in self:
                 return False
+            self._depart(object_id)
             self._release(<int32_t>object_id)
             self.handles[object_id] = None
             return True
@@ -483,8 +509,13 @@ cdef class SpatialIndex:
     def clear(self):
         """Remove every object (ids start again from 0); keeps the allocated storage
         for reuse. Raises RuntimeError if another thread's call holds the index."""
+        cdef Py_ssize_t i
         self._claim()
         try:
+            for i in range(self.obj_hi):
+                if self.live[i]:
+                    self._depart(i)
+                    self.generation[i] += 1
             self._empty()
             self.handles.clear()
         finally:
@@ -1030,6 +1061,105 @@ cdef class SpatialIndex:
         finally:
             self.busy = False
 
+    # ------------------------------------------------------------ pair events
+
+    cdef int _depart(self, Py_ssize_t i) except -1:
+        """Keep the handle of live object i, about to be removed, while a pair it
+        may be in awaits its end event."""
+        if self.n_touching:
+            self.departed[(i, self.generation[i])] = self.handles[i]
+        return 0
+
+    cdef object _pair_changes(self):
+        """The pair pass, then its pairs against the last call's: (began, ended,
+        ended_generations) arrays of (k, 2) int32 ids, (m, 2) int32 ids and their
+        (m, 2) uint32 generations then. A pair whose object was removed (even if
+        its id now names another object) has ended. The caller holds the claim."""
+        cdef Py_ssize_t j, n, p = 0, c = 0, n_began = 0, n_ended = 0
+        cdef Touch* swap
+        cdef int32_t[:, ::1] began_v, ended_v
+        cdef uint32_t[:, ::1] gens_v
+        self._pairs_now()
+        n = self.found.n
+        if grow_array(<void**>&self.seen, &self.seen_cap, n, sizeof(Touch)) < 0:
+            raise MemoryError()
+        for j in range(n):
+            self.seen[j].key = (<int64_t>self.found.ids[2 * j] << 32) | self.found.ids[2 * j + 1]
+            self.seen[j].gen_a = self.generation[self.found.ids[2 * j]]
+            self.seen[j].gen_b = self.generation[self.found.ids[2 * j + 1]]
+        qsort(self.seen, n, sizeof(Touch), key_order)
+        began = np.empty((n, 2), dtype=np.int32)
+        ended = np.empty((self.n_touching, 2), dtype=np.int32)
+        gens = np.empty((self.n_touching, 2), dtype=np.uint32)
+        began_v, ended_v, gens_v = began, ended, gens
+        with nogil:
+            while p < self.n_touching or c < n:
+                if c == n or (p < self.n_touching and self.touching[p].key < self.seen[c].key):
+                    ended_v[n_ended, 0] = <int32_t>(self.touching[p].key >> 32)
+                    ended_v[n_ended, 1] = <int32_t>self.touching[p].key
+                    gens_v[n_ended, 0] = self.touching[p].gen_a
+                    gens_v[n_ended, 1] = self.touching[p].gen_b
+                    n_ended += 1
+                    p += 1
+                elif p == self.n_touching or self.seen[c].key < self.touching[p].key:
+                    began_v[n_began, 0] = <int32_t>(self.seen[c].key >> 32)
+                    began_v[n_began, 1] = <int32_t>self.seen[c].key
+                    n_began += 1
+                    c += 1
+                else:
+                    if self.seen[c].gen_a != self.touching[p].gen_a \
+                            or self.seen[c].gen_b != self.touching[p].gen_b:
+                        ended_v[n_ended, 0] = <int32_t>(self.touching[p].key >> 32)
+                        ended_v[n_ended, 1] = <int32_t>self.touching[p].key
+                        gens_v[n_ended, 0] = self.touching[p].gen_a
+                        gens_v[n_ended, 1] = self.touching[p].gen_b
+                        n_ended += 1
+                        began_v[n_began, 0] = <int32_t>(self.seen[c].key >> 32)
+                        began_v[n_began, 1] = <int32_t>self.seen[c].key
+                        n_began += 1
+                    p += 1
+                    c += 1
+            swap = self.touching
+            self.touching = self.seen
+            self.seen = swap
+            self.seen_cap, self.touching_cap = self.touching_cap, self.seen_cap
+            self.n_touching = n
+        return began[:n_began], ended[:n_ended], gens[:n_ended]
+
+    def pair_event_ids(self):
+        """The pairs that began and ended overlapping since the last call of
+        pair_event_ids or pair_events (before the first: since the index was
+        empty), each once: (began, ended), (k, 2) and (m, 2) int32 arrays of ids,
+        the smaller first. A pair ends when its objects part or when one is
+        removed (then its id may already name another object). Updates the
+        counters as pairs() does. Raises MemoryError, or RuntimeError if another
+        thread's call holds the index."""
+        self._claim()
+        try:
+            began, ended, _ = self._pair_changes()
+            self.departed.clear()
+            return began, ended
+        finally:
+            self.busy = False
+
+    def pair_events(self):
+        """pair_event_ids with handles: (began, ended), lists of (handle_a,
+        handle_b) tuples, a removed object's pairs ending with the handle it had.
+        Raises as pair_event_ids does."""
+        cdef Py_ssize_t j
+        self._claim()
+        try:
+            began, ended, gens = self._pair_changes()
+            handles = self.handles
+            began_handles = [(handles[a], handles[b]) for a, b in began.tolist()]
+            ended_handles = [tuple(handles[i] if self.generation[i] == g else self.departed[(i, g)]
+                                   for i, g in zip(pair, gen))
+                             for pair, gen in zip(ended.tolist(), gens.tolist())]
+            self.departed.clear()
+            return began_handles, ended_handles
+        finally:
+            self.busy = False
+
     def candidate_ids(self, out=None):
         """Every pair of objects the broad phase hands to the narrow phase, each
         once, as a (k, 2) int32 array of ids (smaller first): a superset of
@@ -1367,6 +1497,8 @@ cdef class SpatialIndex:
         self._claim()
         try:
             self._check_ids(idv)
+            for k in range(idv.shape[0]):
+                self._depart(idv[k])
             with nogil:
                 for k in range(idv.shape[0]):
                     self._release(<int32_t>idv[k])

@@ -1,6 +1,7 @@
 """Random operation sequences checked against the brute-force oracle, for both
 the uniform grid and the hierarchical grid."""
 import math
+from collections import Counter
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -36,9 +37,15 @@ class IndexMachine(RuleBasedStateMachine):
         origin = (origin[0] * cell, origin[1] * cell)
         self.index = self.make_index(cell, origin, threshold, factor, density, threads)
         self.oracle = Oracle(cell, origin, threshold)
+        self.generation, self.reported = {}, set()
         # A crowd of fixed objects makes most queries walk cells instead of scanning.
         for n, (x, y, w, h) in enumerate(crowd):
             self._both("insert", ("crowd", n), (x * cell, y * cell, w * cell, h * cell))
+
+    def _track(self, obj):
+        """Removing an object makes it another one for pair events."""
+        if obj in self.oracle:
+            self.generation[obj] = self.generation.get(obj, 0) + 1
 
     def _both(self, method, obj, *args):
         getattr(self.index, method)(obj, *args)
@@ -71,13 +78,27 @@ class IndexMachine(RuleBasedStateMachine):
 
     @rule(obj=KEYS)
     def remove(self, obj):
+        self._track(obj)
         assert self.index.remove(obj) == self.oracle.remove(obj)
 
     @precondition(lambda self: len(self.oracle) > 30)
     @rule()
     def clear(self):
+        for obj in list(self.oracle._shapes):
+            self._track(obj)
         self.index.clear()
         self.oracle.clear()
+
+    @rule()
+    def pair_events(self):
+        """Each pair that began or ended since the last call, once; a removed
+        object's pairs end, and the same object put back is a new one."""
+        current = {frozenset((o, self.generation.get(o, 0)) for o in pair) for pair in self.oracle.pairs()}
+        began, ended = self.index.pair_events()
+        objects = lambda pairs: Counter(frozenset(o for o, _ in pair) for pair in pairs)
+        assert Counter(frozenset(p) for p in began) == objects(current - self.reported)
+        assert Counter(frozenset(p) for p in ended) == objects(self.reported - current)
+        self.reported = current
 
     @rule(x=CELL_COORD, y=CELL_COORD, w=QUERY_LENGTH, h=QUERY_LENGTH)
     def query_nearby_and_range(self, x, y, w, h):

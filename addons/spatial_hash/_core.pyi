@@ -82,6 +82,12 @@ class SpatialIndex:
     def pair_ids(self, out: Optional[npt.NDArray[np.int32]] = ...) -> npt.NDArray[np.int32]:
         """(k, 2) int32 ids, smaller first; `out`, an (m, 2) int32 C-contiguous
         array, is reused when m >= k. ValueError for any other `out`."""
+    def pair_events(self) -> Tuple[List[Tuple[Any, Any]], List[Tuple[Any, Any]]]:
+        """(began, ended) handle pairs since the last pair_events or
+        pair_event_ids; a removed object's pairs end (with its old handle)."""
+    def pair_event_ids(self) -> Tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+        """(began, ended): (k, 2) and (m, 2) int32 ids, smaller first; an ended
+        pair's id may already name another object."""
     def last_phase_ms(self) -> Dict[str, float]:
         """{"moves", "relinks", "pairs"}: ms of the last batch update's two passes
         and of the last pair pass."""

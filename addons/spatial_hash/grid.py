@@ -127,6 +127,12 @@ class _ObjectIndex:
         """Every overlapping pair (a, b) exactly once."""
         return self._grid.pairs()
 
+    def pair_events(self):
+        """(began, ended): the pairs (a, b) that began and ended overlapping since
+        the last call, each once; removing an object ends its pairs (putting it
+        back begins new ones)."""
+        return self._grid.pair_events()
+
     def is_colliding(self, a, b):
         """Do a and b overlap right now? Agrees with pairs()."""
         return self._grid.is_colliding(self._objects.require(a, "a"), self._objects.require(b, "b"))
