@@ -3,9 +3,11 @@
 Every method runs on the same scenes for the same frames (move every object,
 bring the index up to date, emit all overlapping pairs). The command checks that
 all methods report the same pairs, prints ms/frame with speed ratios, and writes
-a JSON file and a log-log scaling plot. The quick default takes well under a
-minute; --full runs the slow peers further and times more frames; --contended
-times everything again with every core kept busy by competing processes.
+a JSON file and a log-log scaling plot; then it times nearest-object queries
+against scipy's cKDTree and ray casts against shapely and numpy, checking that
+they agree. The quick default takes about a minute; --full runs the slow peers
+further and times more frames; --contended times everything again with every
+core kept busy by competing processes.
 """
 import argparse
 import json
