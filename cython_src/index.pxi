@@ -1076,6 +1076,7 @@ cdef class SpatialIndex:
         (m, 2) uint32 generations then. A pair whose object was removed (even if
         its id now names another object) has ended. The caller holds the claim."""
         cdef Py_ssize_t j, n, p = 0, c = 0, n_began = 0, n_ended = 0
+        cdef bint old, new, same
         cdef Touch* swap
         cdef int32_t[:, ::1] began_v, ended_v
         cdef uint32_t[:, ::1] gens_v
@@ -1094,31 +1095,24 @@ cdef class SpatialIndex:
         began_v, ended_v, gens_v = began, ended, gens
         with nogil:
             while p < self.n_touching or c < n:
-                if c == n or (p < self.n_touching and self.touching[p].key < self.seen[c].key):
+                # The heads of both lists: a key in one only began or ended; in
+                # both, it goes on unless an object was removed in between.
+                old = p < self.n_touching and (c == n or self.touching[p].key <= self.seen[c].key)
+                new = c < n and (p == self.n_touching or self.seen[c].key <= self.touching[p].key)
+                same = old and new and self.seen[c].gen_a == self.touching[p].gen_a \
+                    and self.seen[c].gen_b == self.touching[p].gen_b
+                if old and not same:
                     ended_v[n_ended, 0] = <int32_t>(self.touching[p].key >> 32)
                     ended_v[n_ended, 1] = <int32_t>self.touching[p].key
                     gens_v[n_ended, 0] = self.touching[p].gen_a
                     gens_v[n_ended, 1] = self.touching[p].gen_b
                     n_ended += 1
-                    p += 1
-                elif p == self.n_touching or self.seen[c].key < self.touching[p].key:
+                if new and not same:
                     began_v[n_began, 0] = <int32_t>(self.seen[c].key >> 32)
                     began_v[n_began, 1] = <int32_t>self.seen[c].key
                     n_began += 1
-                    c += 1
-                else:
-                    if self.seen[c].gen_a != self.touching[p].gen_a \
-                            or self.seen[c].gen_b != self.touching[p].gen_b:
-                        ended_v[n_ended, 0] = <int32_t>(self.touching[p].key >> 32)
-                        ended_v[n_ended, 1] = <int32_t>self.touching[p].key
-                        gens_v[n_ended, 0] = self.touching[p].gen_a
-                        gens_v[n_ended, 1] = self.touching[p].gen_b
-                        n_ended += 1
-                        began_v[n_began, 0] = <int32_t>(self.seen[c].key >> 32)
-                        began_v[n_began, 1] = <int32_t>self.seen[c].key
-                        n_began += 1
-                    p += 1
-                    c += 1
+                p += old
+                c += new
             swap = self.touching
             self.touching = self.seen
             self.seen = swap
