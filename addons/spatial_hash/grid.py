@@ -112,16 +112,12 @@ class _ObjectIndex:
         """The first object the segment from `start` to `end` meets, as (obj,
         fraction of the way, hit point, unit surface normal), or None; an object
         containing the start is met at fraction 0 with normal (0, 0)."""
-        x0, y0 = read_vec2(start, "start")
-        x1, y1 = read_vec2(end, "end")
-        return self._grid.raycast(x0, y0, x1, y1)
+        return self._grid.raycast(*read_vec2(start, "start"), *read_vec2(end, "end"))
 
     def raycast_all(self, start, end):
         """Every object the segment meets, as raycast's tuples, earliest first
         (ties in id order)."""
-        x0, y0 = read_vec2(start, "start")
-        x1, y1 = read_vec2(end, "end")
-        return self._grid.raycast_all(x0, y0, x1, y1)
+        return self._grid.raycast_all(*read_vec2(start, "start"), *read_vec2(end, "end"))
 
     def pairs(self):
         """Every overlapping pair (a, b) exactly once."""
