@@ -1513,6 +1513,7 @@ cdef class SpatialIndex:
         cdef Py_ssize_t k, m = rows.shape[0], total = 0, bad = 0
         cdef Query q
         cdef int failed = 0, code = 0
+        cdef int32_t* kept
         cdef int64_t[::1] off
         cdef int32_t[::1] dest
         q.kind = Q_BOX if exact else Q_CELLS
@@ -1532,17 +1533,15 @@ cdef class SpatialIndex:
             off = offsets
             with nogil:
                 off[0] = 0
-                self.found.n = 0
                 for k in range(m):
                     box_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &q.box)
                     self._prepare_query(&q)
                     self._collect(&q)
-                    # The pair list's storage holds the ids as they come.
-                    if grow_array(<void**>&self.found.ids, &self.found.cap, total + self.out_n,
-                                  sizeof(int32_t)) < 0:
+                    kept = <int32_t*>self._scratch((total + self.out_n) * sizeof(int32_t))
+                    if kept == NULL:
                         failed = 1
                         break
-                    memcpy(self.found.ids + total, self.out, self.out_n * sizeof(int32_t))
+                    memcpy(kept + total, self.out, self.out_n * sizeof(int32_t))
                     total += self.out_n
                     off[k + 1] = total
             if failed:
