@@ -2,7 +2,7 @@
 """The compiled core of spatial_hash: every hot loop lives here, on C types only.
 
 One module built from one include file per concept: narrow-phase shapes, input
-checks, the pair output, the shared index, cells as lists in a wrapped table,
+checks, collision layers, the pair output, the shared index, cells as lists in a wrapped table,
 the uniform grid and the hierarchical grid.
 """
 from libc.stdlib cimport calloc, malloc, qsort, realloc, free
@@ -56,6 +56,7 @@ include "shapes.pxi"
 include "inputs.pxi"
 include "convert.pxi"
 include "arrays.pxi"
+include "layers.pxi"
 include "pairs.pxi"
 include "index.pxi"
 include "cell_lists.pxi"

@@ -27,9 +27,11 @@ ctypedef struct Level:
     # neighbouring cells are thus one run, found without testing each cell.
     Shape* packed
     int32_t* packed_id
+    Filter* packed_filter   # packed only while some object has a filter of its own
     int32_t* cell_start
     uint32_t* word_rank
     Py_ssize_t packed_cap
+    Py_ssize_t packed_filter_cap
     Py_ssize_t cell_start_cap
     Py_ssize_t word_rank_cap
     # Also filled by the pair pass, for levels with more objects in finer levels
@@ -125,6 +127,7 @@ cdef void level_free(Level* L) noexcept nogil:
     free(L.word_rank)
     free(L.packed)
     free(L.packed_id)
+    free(L.packed_filter)
     free(L.cover)
 
 
@@ -306,6 +309,9 @@ cdef class _CellLists(SpatialIndex):
             return -1
         if grow_array(<void**>&L.packed_id, &L.packed_cap, cap, sizeof(int32_t)) < 0:
             return -1
+        if self.n_filtered and grow_array(<void**>&L.packed_filter, &L.packed_filter_cap, L.n,
+                                          sizeof(Filter)) < 0:
+            return -1
         # Ids first (the lists and `next` are small and cache-resident), then the
         # bodies, whose scattered loads can be prefetched once the order is known.
         for w in range(occupancy_words(L.wbits)):
@@ -333,7 +339,15 @@ cdef class _CellLists(SpatialIndex):
                 if k + PACK_LOOKAHEAD < L.n:
                     prefetch(&self.body[L.packed_id[k + PACK_LOOKAHEAD]])
                 shape_of(&self.body[L.packed_id[k]], &L.packed[k])
+        if self.n_filtered:
+            for k in range(L.n):
+                L.packed_filter[k] = self.filter[L.packed_id[k]]
         return 0
+
+    cdef inline const Filter* _own_filter(self, const Level* L, Py_ssize_t u) noexcept nogil:
+        """The filter of L's packed object u for the pair tests, NULL while every
+        object has the default one (then every pair passes)."""
+        return &L.packed_filter[u] if self.n_filtered else NULL
 
     # ------------------------------------------------------------- validation
 

@@ -37,32 +37,44 @@ ctypedef struct PairChunk:
     PairList found
     bint keep_all            # keep every pair tested: the index's keep_candidates
     Py_ssize_t tested
+    Py_ssize_t filtered_out  # candidates whose filters do not pass: never tested
     int failed
     int64_t* passed          # scratch of the upward search: per coarser level, the
                              # objects its cover let through
     Py_ssize_t passed_cap
 
 
-cdef inline Py_ssize_t test_run(const Shape* shape, const Box* box, int32_t a, const Level* M,
-                                Py_ssize_t v, Py_ssize_t end, PairChunk* out) noexcept nogil:
-    """Test object a (its shape and box) against M's packed objects v .. end-1,
-    keeping the pairs that touch (all of them, if out.keep_all); returns how
-    many were tested, -1 if out of memory."""
-    cdef Py_ssize_t tested = end - v, kept = out.found.n
+cdef inline Py_ssize_t test_run(const Shape* shape, const Box* box, int32_t a, const Filter* own,
+                                const Level* M, Py_ssize_t v, Py_ssize_t end,
+                                PairChunk* out) noexcept nogil:
+    """Test object a (its shape, box and filter: NULL if every object has the
+    default) against M's packed objects v .. end-1 whose filters pass with its
+    own, keeping the pairs that touch (all of them, if out.keep_all); returns
+    how many candidates there were, -1 if out of memory."""
+    cdef Py_ssize_t candidates = end - v, kept = out.found.n
     cdef int32_t* pairs
     cdef bint keep_all = out.keep_all
-    if tested <= 0:
+    if candidates <= 0:
         return 0
-    if pair_room(&out.found, tested) < 0:
+    if pair_room(&out.found, candidates) < 0:
         out.failed = 1
         return -1
     pairs = out.found.ids
-    while v < end:
-        put_pair(pairs + 2 * kept, a, M.packed_id[v])
-        kept += shapes_touch(shape, box, &M.packed[v]) | keep_all
-        v += 1
+    if own == NULL:
+        while v < end:
+            put_pair(pairs + 2 * kept, a, M.packed_id[v])
+            kept += shapes_touch(shape, box, &M.packed[v]) | keep_all
+            v += 1
+    else:
+        while v < end:
+            if filters_pass(own, &M.packed_filter[v]):
+                put_pair(pairs + 2 * kept, a, M.packed_id[v])
+                kept += shapes_touch(shape, box, &M.packed[v]) | keep_all
+            else:
+                out.filtered_out += 1
+            v += 1
     out.found.n = kept
-    return tested
+    return candidates
 
 
 cdef inline double longest_side(const Box* b) noexcept nogil:
@@ -429,7 +441,7 @@ cdef class HierarchicalGrid(_CellLists):
         chunk's pairs (on up to `threads` threads: chunks only read the packed
         levels and write their own buffers), then join the buffers in chunk order,
         so the result does not depend on the thread count or scheduling."""
-        cdef Py_ssize_t r, k, n_chunks = 0, pieces, words, total = 0, tested = 0
+        cdef Py_ssize_t r, k, n_chunks = 0, pieces, words, total = 0, tested = 0, filtered_out = 0
         cdef PairChunk* chunk
         cdef int failed = 0
         cdef Py_ssize_t finer = 0
@@ -477,6 +489,7 @@ cdef class HierarchicalGrid(_CellLists):
             failed = failed | self.chunks[k].failed
             total += self.chunks[k].found.n
             tested += self.chunks[k].tested
+            filtered_out += self.chunks[k].filtered_out
         self.found.n = 0
         if failed or pair_room(&self.found, total) < 0:
             return -1
@@ -485,7 +498,7 @@ cdef class HierarchicalGrid(_CellLists):
                    2 * self.chunks[k].found.n * sizeof(int32_t))
             self.found.n += self.chunks[k].found.n
         self.broad_phase_pairs = tested
-        self.narrow_phase_checks = tested
+        self.narrow_phase_checks = tested - filtered_out
         self.hits = total
         return 0
 
@@ -504,8 +517,9 @@ cdef class HierarchicalGrid(_CellLists):
         cdef int32_t a
         cdef uint64_t word
         cdef const Shape* shape
+        cdef const Filter* own
         cdef Box box
-        out.found.n = out.tested = 0
+        out.found.n = out.tested = out.filtered_out = 0
         out.failed = 0
         if out.w0 >= out.w1:
             return
@@ -525,11 +539,12 @@ cdef class HierarchicalGrid(_CellLists):
                 for u in range(start, end):
                     a = L.packed_id[u]
                     shape = &L.packed[u]
+                    own = self._own_filter(L, u)
                     shape_box(shape, &box)
-                    t = test_run(shape, &box, a, L, u + 1, end, out)
+                    t = test_run(shape, &box, a, own, L, u + 1, end, out)
                     tested += end - u - 1
                     for k in range(0, n_behind, 2):
-                        t |= test_run(shape, &box, a, L, behind[k], behind[k + 1], out)
+                        t |= test_run(shape, &box, a, own, L, behind[k], behind[k + 1], out)
                         tested += behind[k + 1] - behind[k]
                     if t < 0:
                         return
@@ -567,6 +582,7 @@ cdef class HierarchicalGrid(_CellLists):
         cdef Py_ssize_t n_passed[UPWARD_GROUP]
         cdef const int64_t* passed
         cdef const Shape* shape
+        cdef const Filter* own
         cdef Box box
         cdef int covered, m
         # The covers' parameters, copied where no write through `out` can alias them.
@@ -616,6 +632,7 @@ cdef class HierarchicalGrid(_CellLists):
                 u = passed[j]
                 shape = &L.packed[u]
                 a = L.packed_id[u]
+                own = self._own_filter(L, u)
                 shape_box(shape, &box)
                 ux0 = floor_int((box.minx - pad) * M.inv)
                 uy0 = floor_int((box.miny - pad) * M.inv)
@@ -628,7 +645,7 @@ cdef class HierarchicalGrid(_CellLists):
                 for uy in range(uy0, uy1 + 1):
                     n_runs = row_runs(M, (uy & mask) << bits, ux0, ux1, runs)
                     for k in range(0, n_runs, 2):
-                        t |= test_run(shape, &box, a, M, runs[k], runs[k + 1], out)
+                        t |= test_run(shape, &box, a, own, M, runs[k], runs[k + 1], out)
                         tested += runs[k + 1] - runs[k]
                 if t < 0:
                     return -1

@@ -16,6 +16,9 @@ ctypedef struct Query:
     Circle circle
     double dx
     double dy
+    uint32_t layers     # the query's mask: only objects on one of these layers count
+    bint check_layers   # False where every object counts (the mask has all bits and
+                        # every object is on a layer)
     CellRange cells     # filled by the index's _prepare_query
 
 
@@ -195,6 +198,9 @@ cdef class SpatialIndex:
     cdef Body* body
     cdef uint32_t* stamp
     cdef uint8_t* live          # 1 per live id: body.kind != SHAPE_FREE, packed for batch checks
+    cdef Filter* filter         # per id: its collision layer and mask
+    cdef Py_ssize_t n_filtered  # live objects whose filter is not the default: while
+                                # there are none, the pair pass skips the filter test
     cdef int32_t* free_ids
     cdef Py_ssize_t obj_cap, obj_hi, n_live, n_free
     cdef list handles
@@ -228,6 +234,7 @@ cdef class SpatialIndex:
         free(self.body)
         free(self.stamp)
         free(self.live)
+        free(self.filter)
         free(self.free_ids)
         free(self.out)
         free(self.found.ids)
@@ -323,6 +330,7 @@ cdef class SpatialIndex:
                 or grow_to(<void**>&self.stamp, cap, new_cap, sizeof(uint32_t)) < 0 \
                 or grow_to(<void**>&self.generation, cap, new_cap, sizeof(uint32_t)) < 0 \
                 or grow_to(<void**>&self.live, cap, new_cap, sizeof(uint8_t)) < 0 \
+                or grow_to(<void**>&self.filter, cap, new_cap, sizeof(Filter)) < 0 \
                 or grow_to(<void**>&self.free_ids, cap, new_cap, sizeof(int32_t)) < 0 \
                 or grow_array(<void**>&self.out, &self.out_cap, new_cap, sizeof(int32_t)) < 0 \
                 or self._grow_objects(cap, new_cap) < 0:
@@ -331,6 +339,7 @@ cdef class SpatialIndex:
         memset(self.generation + cap, 0, (new_cap - cap) * sizeof(uint32_t))
         memset(self.live + cap, 0, new_cap - cap)
         memset(self.body + cap, 0, (new_cap - cap) * sizeof(Body))
+        default_filters(self.filter + cap, new_cap - cap)
         self.obj_cap = new_cap
         return 0
 
@@ -341,8 +350,16 @@ cdef class SpatialIndex:
             self.cur_stamp = 1
         return self.cur_stamp
 
+    cdef inline void _aim(self, Query* q, int kind, uint32_t layers) noexcept nogil:
+        """Set q's kind and mask (every query starts here)."""
+        q.kind = kind
+        q.layers = layers
+        q.check_layers = layers != ALL_LAYERS or self.n_filtered > 0
+
     cdef inline bint _accept(self, const Query* q, int32_t i) noexcept nogil:
         cdef const Body* b = &self.body[i]
+        if q.check_layers and not (self.filter[i].layer & q.layers):
+            return False
         if q.kind == Q_CELLS:
             return True
         if q.kind == Q_SWEPT:
@@ -379,7 +396,7 @@ cdef class SpatialIndex:
         """The cell size named in 'too far from the origin' messages."""
         return 0.0
 
-    cdef int32_t _add(self, object handle, const Body* b) except -2:
+    cdef int32_t _add(self, object handle, const Body* b, const Filter* f) except -2:
         cdef int32_t i
         if self._reserve_objects(self.obj_hi + 1) < 0:
             raise MemoryError()
@@ -390,6 +407,7 @@ cdef class SpatialIndex:
         if self._attach(i) < 0:
             self.body[i].kind = SHAPE_FREE
             raise MemoryError()
+        self._set_filter(i, f)
         self.handles[i] = i if handle is None else handle
         self.live[i] = 1
         if self.n_free:
@@ -399,6 +417,10 @@ cdef class SpatialIndex:
         self.n_live += 1
         return i
 
+    cdef inline void _set_filter(self, int32_t i, const Filter* f) noexcept nogil:
+        self.n_filtered += (not is_default_filter(f)) - (not is_default_filter(&self.filter[i]))
+        self.filter[i] = f[0]
+
     cdef int32_t _check_id(self, object object_id) except -1:
         if not isinstance(object_id, int) or not 0 <= object_id < self.obj_hi \
                 or self.body[<Py_ssize_t>object_id].kind == SHAPE_FREE:
@@ -407,27 +429,36 @@ cdef class SpatialIndex:
 
     # ------------------------------------------------------------- single calls
 
-    def insert_rect(self, double x, double y, double width, double height, handle=None):
+    def insert_rect(self, double x, double y, double width, double height, handle=None,
+                    layer=1, mask=0xFFFFFFFF):
         """Add the box from (x, y) to (x + width, y + height), in world units;
         returns its id (int). The handle (default: the id) is what queries return.
-        Raises ValueError for a bad number or a box out of range, MemoryError, or
+        `layer` and `mask` are its collision layers and the layers it looks for
+        (see set_filter). Raises ValueError for a bad number, a box out of range
+        or a layer or mask that is not a 32-bit unsigned int, MemoryError, or
         RuntimeError if another thread's call holds the index."""
         cdef Body b
+        cdef Filter f
+        read_filter(layer, mask, &f)
         self._claim()
         try:
             self._check_body(body_from_rect(x, y, width, height, &b), &b, "", x, y, width, height)
-            return self._add(handle, &b)
+            return self._add(handle, &b, &f)
         finally:
             self.busy = False
 
-    def insert_circle(self, double x, double y, double radius, handle=None):
+    def insert_circle(self, double x, double y, double radius, handle=None,
+                      layer=1, mask=0xFFFFFFFF):
         """Add the disc of centre (x, y) and radius `radius`, in world units;
-        returns its id (int). Raises as insert_rect does."""
+        returns its id (int). handle, layer and mask as in insert_rect. Raises as
+        insert_rect does."""
         cdef Body b
+        cdef Filter f
+        read_filter(layer, mask, &f)
         self._claim()
         try:
             self._check_body(body_from_circle(x, y, radius, &b), &b, "", x, y, radius, 0.0)
-            return self._add(handle, &b)
+            return self._add(handle, &b, &f)
         finally:
             self.busy = False
 
@@ -475,7 +506,28 @@ cdef class SpatialIndex:
         finally:
             self.busy = False
 
+    def set_filter(self, object_id, layer, mask):
+        """Put object `object_id` on the collision layers `layer` and have it look
+        for those of `mask` (32-bit unsigned ints; new objects: layer 1, mask all
+        bits). pairs() reports two touching objects when either one's mask has a
+        bit of the other's layer; a query with a mask returns only the objects on
+        one of its layers. Raises KeyError for an unknown id, ValueError for a
+        layer or mask that is not an int from 0 to 2**32 - 1, or RuntimeError if
+        another thread's call holds the index."""
+        cdef Filter f
+        read_filter(layer, mask, &f)
+        self._idle()
+        self._set_filter(self._check_id(object_id), &f)
+
+    def filter_of(self, object_id):
+        """(layer, mask) of an object, as set_filter takes them. Raises KeyError
+        for an unknown id, RuntimeError if another thread's call holds the index."""
+        self._idle()
+        cdef Filter f = self.filter[self._check_id(object_id)]
+        return (f.layer, f.mask)
+
     cdef void _release(self, int32_t i) noexcept nogil:
+        self._set_filter(i, &DEFAULT_FILTER)
         self._detach(i)
         self.generation[i] += 1
         self.body[i].kind = SHAPE_FREE
@@ -504,7 +556,8 @@ cdef class SpatialIndex:
         if self.obj_cap:
             memset(self.body, 0, self.obj_cap * sizeof(Body))
             memset(self.live, 0, self.obj_cap)
-        self.obj_hi = self.n_live = self.n_free = 0
+            default_filters(self.filter, self.obj_cap)
+        self.obj_hi = self.n_live = self.n_free = self.n_filtered = 0
 
     def clear(self):
         """Remove every object (ids start again from 0); keeps the allocated storage
@@ -555,6 +608,8 @@ cdef class SpatialIndex:
                     target._empty()
                     memcpy(target.body, self.body, self.obj_hi * sizeof(Body))
                     memcpy(target.live, self.live, self.obj_hi)
+                    memcpy(target.filter, self.filter, self.obj_hi * sizeof(Filter))
+                    target.n_filtered = self.n_filtered
                     memcpy(target.free_ids, self.free_ids, self.n_free * sizeof(int32_t))
                     target.obj_hi, target.n_free = self.obj_hi, self.n_free
                     for i in range(self.obj_hi):
@@ -608,12 +663,14 @@ cdef class SpatialIndex:
             self.busy = False
 
     def is_colliding(self, a, b):
-        """Do objects a and b (ids) overlap? The exact test the pair pass uses;
-        False when a == b. Raises KeyError for an unknown id, RuntimeError if
-        another thread's call holds the index."""
+        """Would pairs() report objects a and b (ids)? They overlap, by the exact
+        test the pair pass uses, and either one's mask has a bit of the other's
+        layer; False when a == b. Raises KeyError for an unknown id,
+        RuntimeError if another thread's call holds the index."""
         self._idle()
         cdef int32_t i = self._check_id(a), j = self._check_id(b)
-        return i != j and bodies_touch(&self.body[i], &self.body[j])
+        return i != j and filters_pass(&self.filter[i], &self.filter[j]) \
+            and bodies_touch(&self.body[i], &self.body[j])
 
     # ------------------------------------------------------------------ queries
 
@@ -643,69 +700,73 @@ cdef class SpatialIndex:
             list_put(result, j, handle)
         return result
 
-    cdef list _box_query(self, int kind, double x, double y, double w, double h):
+    cdef list _box_query(self, int kind, double x, double y, double w, double h, object mask):
         cdef Query q
+        self._aim(&q, kind, check_bits(mask, "mask"))
         code = box_from_rect(x, y, w, h, &q.box)
         if code:
             raise input_error(code, "query ", x, y, w, h, 0.0)
-        q.kind = kind
         return self._run_query(&q, "query ", x, y, w, h)
 
-    def query_nearby(self, double x, double y, double width, double height):
+    def query_nearby(self, double x, double y, double width, double height, mask=0xFFFFFFFF):
         """List of the handles of every object sharing a cell with the box from
         (x, y) to (x + width, y + height), in world units: the broad phase's
-        candidates, a superset of the exact overlaps, in no set order. Raises
-        ValueError for a bad number (in a UniformGrid, also a box out of range), or
-        RuntimeError if another thread's call holds the index."""
-        return self._box_query(Q_CELLS, x, y, width, height)
+        candidates, a superset of the exact overlaps, in no set order. Every
+        query takes a `mask` (a 32-bit unsigned int, default all bits) and
+        returns only the objects on one of its layers (see set_filter). Raises
+        ValueError for a bad number or mask (in a UniformGrid, also a box out of
+        range), or RuntimeError if another thread's call holds the index."""
+        return self._box_query(Q_CELLS, x, y, width, height, mask)
 
-    def query_nearby_at(self, pos, size=(0.0, 0.0)):
+    def query_nearby_at(self, pos, size=(0.0, 0.0), mask=0xFFFFFFFF):
         """query_nearby with the GDScript arguments: the box's corner `pos` and its
         `size`, each an (x, y) pair or a Vector2, in world units. Raises TypeError
         if either is neither, otherwise as query_nearby does."""
         cdef double x, y, w, h
         vec2_into(pos, "pos", &x, &y)
         vec2_into(size, "size", &w, &h)
-        return self._box_query(Q_CELLS, x, y, w, h)
+        return self._box_query(Q_CELLS, x, y, w, h, mask)
 
-    def query_rect(self, double x, double y, double width, double height, bint exact=False):
+    def query_rect(self, double x, double y, double width, double height, bint exact=False,
+                   mask=0xFFFFFFFF):
         """Like query_nearby; with exact=True, only the handles of the objects that
         overlap the box. Raises as query_nearby does."""
-        return self._box_query(Q_BOX if exact else Q_CELLS, x, y, width, height)
+        return self._box_query(Q_BOX if exact else Q_CELLS, x, y, width, height, mask)
 
-    def query_point(self, double x, double y):
+    def query_point(self, double x, double y, mask=0xFFFFFFFF):
         """List of the handles of the objects containing the point (x, y), in world
         units, boundary included. Raises as query_nearby does."""
-        return self._box_query(Q_BOX, x, y, 0.0, 0.0)
+        return self._box_query(Q_BOX, x, y, 0.0, 0.0, mask)
 
-    def query_radius(self, double x, double y, double radius):
+    def query_radius(self, double x, double y, double radius, mask=0xFFFFFFFF):
         """List of the handles of the objects overlapping the disc of centre (x, y)
         and radius `radius`, in world units. Raises ValueError for a bad number
-        (in a UniformGrid, also a disc out of range), or RuntimeError if another
-        thread's call holds the index."""
+        or mask (in a UniformGrid, also a disc out of range), or RuntimeError if
+        another thread's call holds the index."""
         cdef Query q
+        self._aim(&q, Q_CIRCLE, check_bits(mask, "mask"))
         code = box_from_circle(x, y, radius, &q.circle, &q.box)
         if code:
             raise input_error(code, "query ", x, y, radius, 0.0, 0.0)
-        q.kind = Q_CIRCLE
         return self._run_query(&q, "query ", x, y, radius, 0.0)
 
     def query_swept(self, double x0, double y0, double x1, double y1, double width,
-                    double height):
+                    double height, mask=0xFFFFFFFF):
         """List of the handles of the objects whose box the width x height box
         touches anywhere on its way from corner (x0, y0) to corner (x1, y1), in
         world units: every cell it crosses is visited. Raises ValueError for a bad
-        number or a path whose length overflows (in a UniformGrid, also a path out
-        of range), or RuntimeError if another thread's call holds the index."""
+        number or mask or a path whose length overflows (in a UniformGrid, also
+        a path out of range), or RuntimeError if another thread's call holds the
+        index."""
         cdef Query q
         cdef Box end
+        self._aim(&q, Q_SWEPT, check_bits(mask, "mask"))
         code = box_from_rect(x0, y0, width, height, &q.box)
         if code:
             raise input_error(code, "path start ", x0, y0, width, height, 0.0)
         code = box_from_rect(x1, y1, width, height, &end)
         if code:
             raise input_error(code, "path end ", x1, y1, width, height, 0.0)
-        q.kind = Q_SWEPT
         q.dx = x1 - x0
         q.dy = y1 - y0
         if not (isfinite(q.dx) and isfinite(q.dy)):
@@ -714,9 +775,10 @@ cdef class SpatialIndex:
 
     # ------------------------------------------------------------------ nearest
 
-    cdef Py_ssize_t _nearest(self, double x, double y, Py_ssize_t k, double limit) noexcept nogil:
-        """The k objects nearest to the point (x, y) and at most `limit` from it,
-        nearest first (ties in id order), into nearby[0 : returned]; -1 if out of
+    cdef Py_ssize_t _nearest(self, double x, double y, Py_ssize_t k, double limit,
+                             uint32_t layers) noexcept nogil:
+        """The k objects on `layers` nearest to the point (x, y) and at most `limit`
+        from it, nearest first (ties in id order), into nearby[0 : returned]; -1 if out of
         memory. Searches squares around the point, each twice as wide as the
         last: an object within a square's half-side has its box in the square
         (padded against rounding), so once k objects lie that near, or the
@@ -725,16 +787,19 @@ cdef class SpatialIndex:
         cdef Query q
         cdef double reach = self.nearby_reach if self.nearby_reach > 0.0 else self._search_start()
         cdef double pad
-        cdef Py_ssize_t j, n, found
-        cdef bint everything
+        cdef Py_ssize_t j, n, found, m
+        cdef bint everything, check = layers != ALL_LAYERS or self.n_filtered > 0
         cdef int32_t i
         if k == 0 or self.n_live == 0:
             return 0
-        q.kind = Q_CELLS
+        self._aim(&q, Q_CELLS, ALL_LAYERS)
+        q.check_layers = False      # every object counts towards "the square holds them all"
         while True:
             if reach > limit:
                 reach = limit
-            pad = (fabs(x) + fabs(y) + reach) * 1e-12
+            # Relative to the numbers, and absolute for distances whose squares
+            # underflow (sqrt(dx*dx + dy*dy) is 0 for dx, dy under 1e-162).
+            pad = (fabs(x) + fabs(y) + reach) * 1e-12 + 1e-150
             q.box.minx = x - reach - pad
             q.box.maxx = x + reach + pad
             q.box.miny = y - reach - pad
@@ -752,18 +817,22 @@ cdef class SpatialIndex:
             n = self.out_n
             if grow_array(<void**>&self.nearby, &self.nearby_cap, n, sizeof(Nearby)) < 0:
                 return -1
-            found = 0
+            found = m = 0
             for j in range(n):
-                self.nearby[j].id = self.out[j]
-                self.nearby[j].distance = body_distance(&self.body[self.out[j]], x, y)
-                found += self.nearby[j].distance <= reach
+                i = self.out[j]
+                if check and not (self.filter[i].layer & layers):
+                    continue
+                self.nearby[m].id = i
+                self.nearby[m].distance = body_distance(&self.body[i], x, y)
+                found += self.nearby[m].distance <= reach
+                m += 1
             if found >= k or reach >= limit or everything or n == self.n_live:
                 # The answer: the nearest of those within `reach` if k of them are
                 # (reach <= limit), else of all within `limit`.
                 if found < k:
                     reach = limit
                 found = 0
-                for j in range(n):
+                for j in range(m):
                     if self.nearby[j].distance <= reach:
                         self.nearby[found] = self.nearby[j]
                         found += 1
@@ -773,15 +842,17 @@ cdef class SpatialIndex:
                 return found if found < k else k
             reach *= 2.0
 
-    def query_nearest(self, double x, double y, k=1, double max_distance=INFINITY):
+    def query_nearest(self, double x, double y, k=1, double max_distance=INFINITY,
+                      mask=0xFFFFFFFF):
         """List of the handles of the k objects nearest to the point (x, y), nearest
         first by the exact distance (world units) to their circle or box, 0 for
         those containing the point, ties in id order; none farther than
-        max_distance, so fewer than k where fewer lie that near. Raises
-        ValueError for a bad number, a k that is not an int >= 0 or a
-        max_distance that is negative or NaN; MemoryError; or RuntimeError if
-        another thread's call holds the index."""
+        max_distance, so fewer than k where fewer lie that near; only objects on
+        a layer of `mask`. Raises ValueError for a bad number or mask, a k that
+        is not an int >= 0 or a max_distance that is negative or NaN;
+        MemoryError; or RuntimeError if another thread's call holds the index."""
         cdef Py_ssize_t j, n, want
+        cdef uint32_t layers = check_bits(mask, "mask")
         if not (isfinite(x) and isfinite(y)):
             raise ValueError(f"point must be finite, got ({x!r}, {y!r})")
         check_nearest_arguments(k, max_distance)
@@ -789,7 +860,7 @@ cdef class SpatialIndex:
         try:
             want = self.n_live if k >= self.n_live else <Py_ssize_t>k
             with nogil:
-                n = self._nearest(x, y, want, max_distance)
+                n = self._nearest(x, y, want, max_distance, layers)
             if n < 0:
                 raise MemoryError()
             for j in range(n):
@@ -799,14 +870,15 @@ cdef class SpatialIndex:
         finally:
             self.busy = False
 
-    def query_nearest_many(self, points, k=1, double max_distance=INFINITY):
+    def query_nearest_many(self, points, k=1, double max_distance=INFINITY, mask=0xFFFFFFFF):
         """query_nearest for each row (x, y) of `points`, an (m, 2) array in world
         units. Returns (offsets, ids, distances): offsets an (m + 1,) int64
         array, ids (int32, object ids, not handles) and distances (float64, world
         units), point j's nearest first in ids[offsets[j]:offsets[j + 1]].
         Raises ValueError for a wrong shape, a bad number (naming points[j]) or
-        a bad k or max_distance, as query_nearest; MemoryError; or RuntimeError
-        if another thread's call holds the index."""
+        a bad k, max_distance or mask, as query_nearest; MemoryError; or
+        RuntimeError if another thread's call holds the index."""
+        cdef uint32_t layers = check_bits(mask, "mask")
         cdef const double[:, ::1] rows = as_rows(points, 2, "points")
         cdef Py_ssize_t j, m = rows.shape[0], total = 0, n = 0, want
         cdef Nearby* kept
@@ -825,7 +897,7 @@ cdef class SpatialIndex:
             with nogil:
                 off[0] = 0
                 for j in range(m):
-                    n = self._nearest(rows[j, 0], rows[j, 1], want, max_distance)
+                    n = self._nearest(rows[j, 0], rows[j, 1], want, max_distance, layers)
                     if n < 0:
                         break
                     kept = <Nearby*>self._scratch((total + n) * sizeof(Nearby))
@@ -851,10 +923,11 @@ cdef class SpatialIndex:
 
     # ---------------------------------------------------------------- ray casts
 
-    cdef int _ray_query(self, double x0, double y0, double x1, double y1, Query* q) noexcept nogil:
-        """q as a swept query of the point (x0, y0) to (x1, y1): INPUT_OK, TOO_LONG
-        if the path's length overflows, or the index's FAR_X / FAR_Y."""
-        q.kind = Q_SWEPT
+    cdef int _ray_query(self, double x0, double y0, double x1, double y1, uint32_t layers,
+                        Query* q) noexcept nogil:
+        """q as a swept query of the point (x0, y0) to (x1, y1) on `layers`:
+        INPUT_OK, TOO_LONG if the path's length overflows, or the index's FAR_X / FAR_Y."""
+        self._aim(q, Q_SWEPT, layers)
         q.box.minx = q.box.maxx = x0
         q.box.miny = q.box.maxy = y0
         q.dx = x1 - x0
@@ -886,11 +959,12 @@ cdef class SpatialIndex:
         qsort(self.ray_hits, n, sizeof(RayHit), earlier_first)
         return n
 
-    cdef Py_ssize_t _cast(self, double x0, double y0, double x1, double y1) except -1:
+    cdef Py_ssize_t _cast(self, double x0, double y0, double x1, double y1, object mask) except -1:
         cdef Query q
         cdef Py_ssize_t n
+        cdef uint32_t layers = check_bits(mask, "mask")
         check_ray(x0, y0, x1, y1)
-        code = self._ray_query(x0, y0, x1, y1, &q)
+        code = self._ray_query(x0, y0, x1, y1, layers, &q)
         if code:
             self._ray_error(code, "ray ", x0, y0, x1, y1)
         with nogil:
@@ -903,40 +977,43 @@ cdef class SpatialIndex:
         cdef const RayHit* h = &self.ray_hits[j]
         return (self.handles[h.id], h.fraction, (h.x, h.y), (h.nx, h.ny))
 
-    def raycast(self, double x0, double y0, double x1, double y1):
+    def raycast(self, double x0, double y0, double x1, double y1, mask=0xFFFFFFFF):
         """The first object the segment from (x0, y0) to (x1, y1) meets, in world
         units: (handle, fraction of the way, (x, y) of the hit, (nx, ny) the unit
         surface normal there), or None. An object containing the start is met
         at fraction 0 with normal (0, 0); objects met at the same fraction come
-        in id order. Raises ValueError for a bad number or a ray whose length
-        overflows (in a UniformGrid, also one out of range), MemoryError, or
-        RuntimeError if another thread's call holds the index."""
+        in id order; only objects on a layer of `mask`. Raises ValueError for a
+        bad number or mask or a ray whose length overflows (in a UniformGrid,
+        also one out of range), MemoryError, or RuntimeError if another thread's
+        call holds the index."""
         self._claim()
         try:
-            return self._hit_tuple(0) if self._cast(x0, y0, x1, y1) else None
+            return self._hit_tuple(0) if self._cast(x0, y0, x1, y1, mask) else None
         finally:
             self.busy = False
 
-    def raycast_all(self, double x0, double y0, double x1, double y1):
+    def raycast_all(self, double x0, double y0, double x1, double y1, mask=0xFFFFFFFF):
         """Every object the segment meets, as raycast's tuples, earliest first.
         Raises as raycast does."""
         cdef Py_ssize_t j, n
         self._claim()
         try:
-            n = self._cast(x0, y0, x1, y1)
+            n = self._cast(x0, y0, x1, y1, mask)
             return [self._hit_tuple(j) for j in range(n)]
         finally:
             self.busy = False
 
-    def raycast_many(self, rays, bint all_hits=False):
+    def raycast_many(self, rays, bint all_hits=False, mask=0xFFFFFFFF):
         """Many ray casts at once: `rays` is an (m, 4) array of (x0, y0, x1, y1)
         rows in world units; each ray's first hit, or every hit if all_hits.
         Returns (offsets, ids, fractions, points, normals): offsets an (m + 1,)
         int64 array; ids (int32 object ids, not handles), fractions (float64),
         points and normals ((k, 2) float64) of ray j's hits, earliest first, at
-        [offsets[j]:offsets[j + 1]]. Every row is checked first. Raises
-        ValueError for a wrong shape or a bad ray (naming rays[j]), MemoryError,
-        or RuntimeError if another thread's call holds the index."""
+        [offsets[j]:offsets[j + 1]]; only objects on a layer of `mask`. Every
+        row is checked first. Raises ValueError for a wrong shape, a bad ray
+        (naming rays[j]) or a bad mask, MemoryError, or RuntimeError if another
+        thread's call holds the index."""
+        cdef uint32_t layers = check_bits(mask, "mask")
         cdef const double[:, ::1] rows = as_rows(rays, 4, "rays")
         cdef Py_ssize_t j, m = rows.shape[0], total = 0, n = 0, k
         cdef Query q
@@ -951,7 +1028,7 @@ cdef class SpatialIndex:
         self._claim()
         try:
             for j in range(m):
-                code = self._ray_query(rows[j, 0], rows[j, 1], rows[j, 2], rows[j, 3], &q)
+                code = self._ray_query(rows[j, 0], rows[j, 1], rows[j, 2], rows[j, 3], layers, &q)
                 if code:
                     self._ray_error(code, f"rays[{j}]: ray ", rows[j, 0], rows[j, 1], rows[j, 2], rows[j, 3])
             offsets = np.empty(m + 1, dtype=np.int64)
@@ -959,7 +1036,7 @@ cdef class SpatialIndex:
             with nogil:
                 off[0] = 0
                 for j in range(m):
-                    self._ray_query(rows[j, 0], rows[j, 1], rows[j, 2], rows[j, 3], &q)
+                    self._ray_query(rows[j, 0], rows[j, 1], rows[j, 2], rows[j, 3], layers, &q)
                     n = self._ray_hits(&q)
                     if n > 1 and not all_hits:
                         n = 1
@@ -1201,7 +1278,7 @@ cdef class SpatialIndex:
 
     cdef int _validate_ids(self) except -1:
         """Live flags, bodies, handles and the free-id list agree."""
-        cdef Py_ssize_t i, k, live = 0
+        cdef Py_ssize_t i, k, live = 0, filtered = 0
         cdef const Body* b
         cdef Box bounds
         cdef bytearray freed
@@ -1232,6 +1309,13 @@ cdef class SpatialIndex:
                     self._broken(f"id {i}: circle {b.circle} but box {b.box}")
         if live != self.n_live:
             self._broken(f"{live} live ids but n_live is {self.n_live}")
+        for i in range(self.obj_cap):
+            if not self.live[i] and not is_default_filter(&self.filter[i]):
+                self._broken(f"free id {i} keeps the filter {self.filter[i]}")
+            filtered += not is_default_filter(&self.filter[i])
+        if filtered != self.n_filtered:
+            self._broken(f"{filtered} objects have a filter other than the default, "
+                         f"but n_filtered is {self.n_filtered}")
         freed = bytearray(self.obj_hi)
         for k in range(self.n_free):
             i = self.free_ids[k]
@@ -1254,6 +1338,9 @@ cdef class SpatialIndex:
                 if self.live[i]:
                     self.live[i] = 0
                     return
+        elif what == "filter_count":
+            self.n_filtered += 1
+            return
         elif what == "free_ids" and self.n_free:
             for i in range(self.obj_hi):
                 if self.live[i]:
@@ -1353,13 +1440,18 @@ cdef class SpatialIndex:
             self.handles.extend([None] * (self.obj_hi - len(self.handles)))
         return ids
 
-    cdef int _commit_new(self, const int64_t[::1] ids, Py_ssize_t placed, object handles) except -1:
-        """Give the first `placed` new ids their handles; return the rest unused."""
+    cdef int _commit_new(self, const int64_t[::1] ids, Py_ssize_t placed, object handles,
+                         const uint32_t[::1] layers, const uint32_t[::1] masks) except -1:
+        """Give the first `placed` new ids their handles and filters; return the
+        rest unused."""
         cdef Py_ssize_t k, n = ids.shape[0]
         cdef list store = self.handles
+        cdef Filter f
         for k in range(placed):
             store[ids[k]] = ids[k] if handles is None else handles[k]
             self.live[ids[k]] = 1
+            f.layer, f.mask = layers[k], masks[k]
+            self._set_filter(<int32_t>ids[k], &f)
         for k in range(n - 1, placed - 1, -1):
             self.body[ids[k]].kind = SHAPE_FREE
             self.free_ids[self.n_free] = <int32_t>ids[k]
@@ -1401,13 +1493,16 @@ cdef class SpatialIndex:
         self.phase_ms[PHASE_MOVES] = settled - started
         self.phase_ms[PHASE_RELINKS] = now_ms() - settled
 
-    cdef object _insert_rows(self, const double[:, ::1] rows, const double[::1] radii, handles):
-        cdef Py_ssize_t placed
-        ids = self._new_ids(rows.shape[0], handles)
+    cdef object _insert_rows(self, const double[:, ::1] rows, const double[::1] radii, handles,
+                             layers, masks):
+        cdef Py_ssize_t placed, n = rows.shape[0]
+        cdef const uint32_t[::1] layer_v = as_bits(layers, n, DEFAULT_LAYER, "layers")
+        cdef const uint32_t[::1] mask_v = as_bits(masks, n, ALL_LAYERS, "masks")
+        ids = self._new_ids(n, handles)
         cdef const int64_t[::1] idv = ids
         with nogil:
             placed = self._attach_rows(idv, rows, radii)
-        self._commit_new(idv, placed, handles)
+        self._commit_new(idv, placed, handles, layer_v, mask_v)
         return ids
 
     cdef int _update_rows(self, ids, const double[:, ::1] rows, const double[::1] radii) except -1:
@@ -1422,33 +1517,36 @@ cdef class SpatialIndex:
             raise MemoryError()
         return 0
 
-    def insert_rects(self, rects, handles=None):
+    def insert_rects(self, rects, handles=None, layers=None, masks=None):
         """Add n boxes from `rects`, an (n, 4) array of (x, y, width, height) rows
         in world units (converted to float64 unless it already is); returns their
         ids as an (n,) int64 array. `handles`, if given, is a sequence of n
-        handles (default: the ids). Every row is checked before any is added.
-        Raises ValueError for a wrong shape, a bad number (naming rects[k]) or a
-        box out of range, or a `handles` of another length; MemoryError; or
-        RuntimeError if another thread's call holds the index."""
+        handles (default: the ids); `layers` and `masks` their collision layers
+        and masks (see set_filter): n ints, or one for all (default: layer 1,
+        mask all bits). Every row is checked before any is added. Raises
+        ValueError for a wrong shape, a bad number (naming rects[k]), a box out
+        of range, a `handles` of another length or a bad layer or mask (naming
+        layers[k] or masks[k]); MemoryError; or RuntimeError if another thread's
+        call holds the index."""
         cdef const double[:, ::1] rows = as_rows(rects, 4, "rects")
         self._claim()
         try:
             self._validate_rects(rows)
-            return self._insert_rows(rows, NO_RADII, handles)
+            return self._insert_rows(rows, NO_RADII, handles, layers, masks)
         finally:
             self.busy = False
 
-    def insert_circles(self, centers, radii, handles=None):
+    def insert_circles(self, centers, radii, handles=None, layers=None, masks=None):
         """Add n discs from `centers`, an (n, 2) array of (x, y) rows, and `radii`,
         n radii or one for all, in world units; returns their ids as an (n,) int64
-        array. `handles` as in insert_rects. Raises as insert_rects does (naming
-        circles[k])."""
+        array. `handles`, `layers` and `masks` as in insert_rects. Raises as
+        insert_rects does (naming circles[k])."""
         cdef const double[:, ::1] xy = as_rows(centers, 2, "centers")
         cdef const double[::1] rad = as_radii(radii, xy.shape[0])
         self._claim()
         try:
             self._validate_circles(xy, rad)
-            return self._insert_rows(xy, rad, handles)
+            return self._insert_rows(xy, rad, handles, layers, masks)
         finally:
             self.busy = False
 
@@ -1481,6 +1579,27 @@ cdef class SpatialIndex:
         finally:
             self.busy = False
 
+    def set_filters(self, ids, layers, masks):
+        """set_filter for many objects: `ids` a 1-D integer array of n distinct
+        live ids, `layers` and `masks` n ints each or one for all. Everything is
+        checked before anything changes. Raises TypeError if `ids` is not a 1-D
+        integer array, KeyError for an unknown id, ValueError for a repeated id
+        or a bad layer or mask (naming layers[k] or masks[k]), or RuntimeError
+        if another thread's call holds the index."""
+        cdef const int64_t[::1] idv = as_ids(ids)
+        cdef Py_ssize_t k, n = idv.shape[0]
+        cdef const uint32_t[::1] layer_v = as_bits(layers, n, DEFAULT_LAYER, "layers")
+        cdef const uint32_t[::1] mask_v = as_bits(masks, n, ALL_LAYERS, "masks")
+        cdef Filter f
+        self._claim()
+        try:
+            self._check_ids(idv)
+            for k in range(n):
+                f.layer, f.mask = layer_v[k], mask_v[k]
+                self._set_filter(<int32_t>idv[k], &f)
+        finally:
+            self.busy = False
+
     def remove_many(self, ids):
         """Remove the objects `ids`, a 1-D integer array of distinct live ids; all
         are checked before any is removed. Raises TypeError if `ids` is not a 1-D
@@ -1501,14 +1620,16 @@ cdef class SpatialIndex:
         finally:
             self.busy = False
 
-    def query_rects(self, rects, bint exact=False):
+    def query_rects(self, rects, bint exact=False, mask=0xFFFFFFFF):
         """Many box queries at once: `rects` is an (m, 4) array of (x, y, width,
         height) rows in world units; exact as in query_rect. Returns (offsets,
         ids): offsets an (m + 1,) int64 array, ids an int32 array of object ids
         (not handles), the ids of query k being ids[offsets[k]:offsets[k + 1]].
-        Raises ValueError for a wrong shape or a bad number (naming rects[k]; in a
-        UniformGrid, also a box out of range), MemoryError, or RuntimeError if
-        another thread's call holds the index."""
+        Only objects on a layer of `mask`. Raises ValueError for a wrong shape, a
+        bad number (naming rects[k]; in a UniformGrid, also a box out of range)
+        or a bad mask, MemoryError, or RuntimeError if another thread's call
+        holds the index."""
+        cdef uint32_t layers = check_bits(mask, "mask")
         cdef const double[:, ::1] rows = as_rows(rects, 4, "rects")
         cdef Py_ssize_t k, m = rows.shape[0], total = 0, bad = 0
         cdef Query q
@@ -1516,7 +1637,7 @@ cdef class SpatialIndex:
         cdef int32_t* kept
         cdef int64_t[::1] off
         cdef int32_t[::1] dest
-        q.kind = Q_BOX if exact else Q_CELLS
+        self._aim(&q, Q_BOX if exact else Q_CELLS, layers)
         self._claim()
         try:
             with nogil:

@@ -28,30 +28,43 @@ cdef inline int32_t shared_cells(const CellRange* a, const CellRange* b) noexcep
 
 
 cdef inline int test_meeting_run(const Shape* shape, const Box* box, const CellRange* cells,
-                                 int32_t a, const Level* L, const CellRange* ranges,
-                                 Py_ssize_t v, Py_ssize_t end, PairList* found, bint keep_all,
-                                 Py_ssize_t* met, Py_ssize_t* shared) noexcept nogil:
-    """Test object a (its shape, box and cell range) against those of L's packed
-    objects v .. end-1 (their ranges in `ranges`) whose ranges meet its own,
-    keeping the pairs that touch (every one tested, if keep_all), counting them
-    into `met` and the cells they share into `shared`; -1 if out of memory. No
-    branch depends on the data: ranges that do not meet just keep nothing."""
+                                 int32_t a, const Filter* own, const Level* L,
+                                 const CellRange* ranges, Py_ssize_t v, Py_ssize_t end,
+                                 PairList* found, bint keep_all, Py_ssize_t* met,
+                                 Py_ssize_t* shared) noexcept nogil:
+    """Test object a (its shape, box, cell range and filter: NULL if every
+    object has the default) against those of L's packed objects v .. end-1
+    (their ranges in `ranges`) whose ranges meet its own and whose filters pass
+    with its own, keeping the pairs that touch (every one tested, if keep_all),
+    counting the tests into `met` and the cells shared by meeting ranges into
+    `shared`; -1 if out of memory. Without filters no branch depends on the
+    data: ranges that do not meet just keep nothing."""
     cdef Py_ssize_t kept, meeting = 0, cells_shared = 0
     cdef int32_t* pairs
-    cdef bint meet
+    cdef bint meet, tested
     if v >= end:
         return 0
     if pair_room(found, end - v) < 0:
         return -1
     kept = found.n
     pairs = found.ids
-    while v < end:
-        meet = ranges_meet(cells, &ranges[v])
-        put_pair(pairs + 2 * kept, a, L.packed_id[v])
-        kept += (shapes_touch(shape, box, &L.packed[v]) | keep_all) & meet
-        meeting += meet
-        cells_shared += meet * shared_cells(cells, &ranges[v])
-        v += 1
+    if own == NULL:
+        while v < end:
+            meet = ranges_meet(cells, &ranges[v])
+            put_pair(pairs + 2 * kept, a, L.packed_id[v])
+            kept += (shapes_touch(shape, box, &L.packed[v]) | keep_all) & meet
+            meeting += meet
+            cells_shared += meet * shared_cells(cells, &ranges[v])
+            v += 1
+    else:
+        while v < end:
+            meet = ranges_meet(cells, &ranges[v])
+            tested = meet and filters_pass(own, &L.packed_filter[v])
+            put_pair(pairs + 2 * kept, a, L.packed_id[v])
+            kept += (shapes_touch(shape, box, &L.packed[v]) | keep_all) & tested
+            meeting += tested
+            cells_shared += meet * shared_cells(cells, &ranges[v])
+            v += 1
     found.n = kept
     met[0] += meeting
     shared[0] += cells_shared
@@ -364,6 +377,7 @@ cdef class UniformGrid(_CellLists):
         cdef bint touch, keep_all = self.keep_candidates
         cdef const Shape* shape
         cdef const CellRange* r
+        cdef const Filter* own
         cdef Box box
         cdef int32_t* pairs
         cdef Query q
@@ -380,8 +394,10 @@ cdef class UniformGrid(_CellLists):
                         shape = &L.packed[u]
                         shape_box(shape, &box)
                         r = &self.packed_range[u]
-                        failed |= test_meeting_run(shape, &box, r, L.packed_id[u], L, self.packed_range,
-                                                   u + 1, end, &self.found, keep_all, &checks, &cell_pairs)
+                        own = self._own_filter(L, u)
+                        failed |= test_meeting_run(shape, &box, r, L.packed_id[u], own, L,
+                                                   self.packed_range, u + 1, end, &self.found,
+                                                   keep_all, &checks, &cell_pairs)
                         for y in range(r.y0, <int64_t>r.y1 + 1):
                             if y == r.y0:
                                 if r.x1 == r.x0:
@@ -390,7 +406,7 @@ cdef class UniformGrid(_CellLists):
                             else:
                                 n_runs = row_runs(L, (y & L.mask) << L.wbits, r.x0 - self.span_x, r.x1, runs)
                             for k in range(0, n_runs, 2):
-                                failed |= test_meeting_run(shape, &box, r, L.packed_id[u], L,
+                                failed |= test_meeting_run(shape, &box, r, L.packed_id[u], own, L,
                                                            self.packed_range, runs[k], runs[k + 1],
                                                            &self.found, keep_all, &checks, &cell_pairs)
                         if failed:
@@ -399,7 +415,8 @@ cdef class UniformGrid(_CellLists):
         kept = self.found.n
         # Large objects: test each against what shares its cells, and against the
         # large objects after it on the list.
-        q.kind = Q_CELLS
+        self._aim(&q, Q_CELLS, ALL_LAYERS)
+        q.check_layers = False      # the pair rule is tested per pair below
         for li in range(self.n_large):
             big = self.large[li]
             q.cells = self.range[big]
@@ -413,6 +430,8 @@ cdef class UniformGrid(_CellLists):
                 if other == big or (self.home[other] < 0 and self.slot[other] <= li):
                     continue
                 cell_pairs += 1
+                if not filters_pass(&self.filter[big], &self.filter[other]):
+                    continue
                 checks += 1
                 touch = bodies_touch(&self.body[big], &self.body[other])
                 put_pair(pairs + 2 * kept, big, other)

@@ -3,6 +3,7 @@ exact overlaps, and the GDScript original's cell arithmetic for cell-based candi
 import math
 
 from spatial_hash import BruteForce
+from spatial_hash.brute_force import ALL_LAYERS
 
 
 def cell_range(box, cell_size, origin):
@@ -32,9 +33,9 @@ class Oracle(BruteForce):
         r = self.cells(obj)
         return max(r[2] - r[0], r[3] - r[1]) + 1 > self.large_threshold
 
-    def query_nearby(self, x, y, w, h):
+    def query_nearby(self, x, y, w, h, mask=ALL_LAYERS):
         q = cell_range((x, y, x + w, y + h), self.cell_size, self.origin)
-        return [o for o in self._shapes if ranges_meet(self.cells(o), q)]
+        return [o for o, _ in self._on(mask) if ranges_meet(self.cells(o), q)]
 
     def occupancy(self):
         """(active cells, memberships, max objects per cell, large objects)."""

@@ -185,6 +185,16 @@ def test_query_nearest_many_matches_brute_force(rows, points, k, limit, hierarch
         assert distances[offsets[j]:offsets[j + 1]].tolist() == [distance_to(*s, x, y) for s in shapes]
 
 
+@pytest.mark.parametrize("grid", [UniformGrid(1e-3), HierarchicalGrid()], ids=["uniform", "hierarchical"])
+def test_nearest_reaches_an_object_whose_distance_squared_underflows(grid):
+    # 2.4e-271 away: its square underflows, so the distance computes as 0 and
+    # the object is within a max_distance of 0, as brute force says.
+    grid.insert_rect(0.0, 0.0, 0.0, 0.0)
+    y = -2.3929336370377736e-271
+    assert grid.query_nearest(0.0, y, 1, 0.0) == [0]
+    assert grid.query_nearest_many(np.array([[0.0, y]]), 1, 0.0)[1].tolist() == [0]
+
+
 @settings(max_examples=60, deadline=None)
 @given(rows=ROWS, rays=arrays(np.float64, (6, 4), elements=st.floats(-20, 50)),
        all_hits=st.booleans(), hierarchical=st.booleans())

@@ -9,6 +9,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from oracle import Oracle, ranges_meet, same_pairs
 from spatial_hash import HierarchicalSpatialHash, OptimizedSpatialHash
+from spatial_hash.brute_force import ALL_LAYERS, filters_pass
 
 KEYS = st.integers(0, 11)
 # Coordinates and lengths are drawn in cells and scaled by the cell size, mixing
@@ -20,6 +21,9 @@ CELL_LENGTH = st.one_of(st.just(0.0), st.integers(1, 3).map(float),
                         st.floats(1e3, 3e6))       # covers millions of cells
 QUERY_LENGTH = st.one_of(st.just(0.0), st.floats(0.0, 5.0), st.floats(50.0, 2e3))
 CELL_SIZES = st.sampled_from([1e-3, 0.5, 1.0, 7.3, 64.0, 1e5])
+# Layers and masks: none, single bits, overlapping sets, the top bit and all.
+BITS = st.sampled_from([0, 1, 2, 3, 6, 0x80000000, ALL_LAYERS])
+MASKS = st.one_of(st.just(ALL_LAYERS), BITS)
 
 
 class IndexMachine(RuleBasedStateMachine):
@@ -31,16 +35,20 @@ class IndexMachine(RuleBasedStateMachine):
                 threads=st.sampled_from([1, 2, 3]),
                 density=st.sampled_from([0.125, 1.0, 4.0]),
                 crowd=st.lists(st.tuples(CELL_COORD, CELL_COORD, st.floats(0.0, 2.0),
-                                         st.floats(0.0, 2.0)), max_size=40))
+                                         st.floats(0.0, 2.0), st.one_of(st.none(), st.tuples(BITS, BITS))),
+                               max_size=40))
     def setup(self, cell, origin, threshold, factor, density, threads, crowd):
         self.cell = cell
         origin = (origin[0] * cell, origin[1] * cell)
         self.index = self.make_index(cell, origin, threshold, factor, density, threads)
         self.oracle = Oracle(cell, origin, threshold)
         self.generation, self.reported = {}, set()
-        # A crowd of fixed objects makes most queries walk cells instead of scanning.
-        for n, (x, y, w, h) in enumerate(crowd):
+        # A crowd of fixed objects makes most queries walk cells instead of
+        # scanning; some of them on layers of their own.
+        for n, (x, y, w, h, layers) in enumerate(crowd):
             self._both("insert", ("crowd", n), (x * cell, y * cell, w * cell, h * cell))
+            if layers:
+                self._both("set_filter", ("crowd", n), *layers)
 
     def _track(self, obj):
         """Removing an object makes it another one for pair events."""
@@ -76,6 +84,13 @@ class IndexMachine(RuleBasedStateMachine):
             if self.oracle.shape(obj)[1] is None:
                 self._both("update", obj, bounds)
 
+    @rule(obj=KEYS, layer=BITS, mask=BITS)
+    def set_filter(self, obj, layer, mask):
+        """Changing layers ends and begins pairs as moving does."""
+        if obj in self.oracle:
+            self._both("set_filter", obj, layer, mask)
+            assert self.index.filter_of(obj) == (layer, mask)
+
     @rule(obj=KEYS)
     def remove(self, obj):
         self._track(obj)
@@ -100,57 +115,57 @@ class IndexMachine(RuleBasedStateMachine):
         assert Counter(frozenset(p) for p in ended) == objects(self.reported - current)
         self.reported = current
 
-    @rule(x=CELL_COORD, y=CELL_COORD, w=QUERY_LENGTH, h=QUERY_LENGTH)
-    def query_nearby_and_range(self, x, y, w, h):
+    @rule(x=CELL_COORD, y=CELL_COORD, w=QUERY_LENGTH, h=QUERY_LENGTH, mask=MASKS)
+    def query_nearby_and_range(self, x, y, w, h, mask):
         box = self._scale(x, y, w, h)
-        nearby = self.index.query_nearby(box[:2], box[2:])
+        nearby = self.index.query_nearby(box[:2], box[2:], mask)
         assert len(nearby) == len(set(nearby))
-        assert set(self.index.query_range(box)) == set(nearby)
-        exact = self.index.query_range(box, exact=True)
+        assert set(self.index.query_range(box, mask=mask)) == set(nearby)
+        exact = self.index.query_range(box, exact=True, mask=mask)
         assert len(exact) == len(set(exact))
-        assert set(exact) == set(self.oracle.query_range(box))
-        self.check_nearby(box, set(nearby), set(exact))
+        assert set(exact) == set(self.oracle.query_range(box, mask))
+        self.check_nearby(box, set(nearby), set(exact), mask)
 
     @rule(x=CELL_COORD, y=CELL_COORD, k=st.integers(0, 6),
-          limit=st.one_of(st.just(math.inf), st.just(0.0), st.floats(0.0, 20.0)))
-    def query_nearest(self, x, y, k, limit):
+          limit=st.one_of(st.just(math.inf), st.just(0.0), st.floats(0.0, 20.0)), mask=MASKS)
+    def query_nearest(self, x, y, k, limit, mask):
         """Nearest first, by exact distance; ties (objects containing the point,
         equal boxes) in id order."""
         p, limit = self._scale(x, y), limit * self.cell
-        assert self.index.query_nearest(p, k, limit) == \
-            self.oracle.query_nearest(p, k, limit, tie_order=self.index.id_of)
+        assert self.index.query_nearest(p, k, limit, mask) == \
+            self.oracle.query_nearest(p, k, limit, tie_order=self.index.id_of, mask=mask)
 
     @rule(start=st.tuples(CELL_COORD, CELL_COORD),
-          end=st.one_of(st.tuples(CELL_COORD, CELL_COORD), st.just(None)))
-    def raycast(self, start, end):
+          end=st.one_of(st.tuples(CELL_COORD, CELL_COORD), st.just(None)), mask=MASKS)
+    def raycast(self, start, end, mask):
         """Every hit, earliest first (ties in id order), its point and normal as
         the brute force computes them; rays along cell edges and through corners
         come from the integer coordinates, zero-length rays from end=None."""
         start = self._scale(*start)
         end = start if end is None else self._scale(*end)
-        hits = self.index.raycast_all(start, end)
-        assert hits == self.oracle.raycast_all(start, end, tie_order=self.index.id_of)
-        assert self.index.raycast(start, end) == (hits[0] if hits else None)
+        hits = self.index.raycast_all(start, end, mask)
+        assert hits == self.oracle.raycast_all(start, end, tie_order=self.index.id_of, mask=mask)
+        assert self.index.raycast(start, end, mask) == (hits[0] if hits else None)
 
-    @rule(x=CELL_COORD, y=CELL_COORD)
-    def query_point(self, x, y):
+    @rule(x=CELL_COORD, y=CELL_COORD, mask=MASKS)
+    def query_point(self, x, y, mask):
         p = self._scale(x, y)
-        assert set(self.index.query_point(p)) == set(self.oracle.query_point(p))
+        assert set(self.index.query_point(p, mask)) == set(self.oracle.query_point(p, mask))
 
-    @rule(x=CELL_COORD, y=CELL_COORD, r=QUERY_LENGTH)
-    def query_radius(self, x, y, r):
+    @rule(x=CELL_COORD, y=CELL_COORD, r=QUERY_LENGTH, mask=MASKS)
+    def query_radius(self, x, y, r, mask):
         c = self._scale(x, y)
-        got = self.index.query_radius(c, r * self.cell)
+        got = self.index.query_radius(c, r * self.cell, mask)
         assert len(got) == len(set(got))
-        assert set(got) == set(self.oracle.query_radius(c, r * self.cell))
+        assert set(got) == set(self.oracle.query_radius(c, r * self.cell, mask))
 
     @rule(start=st.tuples(CELL_COORD, CELL_COORD), end=st.tuples(CELL_COORD, CELL_COORD),
-          size=st.tuples(st.floats(0.0, 2.0), st.floats(0.0, 2.0)))
-    def query_along_path(self, start, end, size):
+          size=st.tuples(st.floats(0.0, 2.0), st.floats(0.0, 2.0)), mask=MASKS)
+    def query_along_path(self, start, end, size, mask):
         start, end, size = self._scale(*start), self._scale(*end), self._scale(*size)
-        got = self.index.query_along_path(start, end, size)
+        got = self.index.query_along_path(start, end, size, mask)
         assert len(got) == len(set(got))
-        assert set(got) == set(self.oracle.query_along_path(start, end, size))
+        assert set(got) == set(self.oracle.query_along_path(start, end, size, mask))
 
     @rule(a=KEYS, b=KEYS)
     def is_colliding(self, a, b):
@@ -184,15 +199,16 @@ class UniformGridMachine(IndexMachine):
     def make_index(self, cell, origin, threshold, factor, density, threads):
         return OptimizedSpatialHash(cell, origin, threshold)
 
-    def check_nearby(self, box, nearby, exact):
-        assert nearby == set(self.oracle.query_nearby(*box))
+    def check_nearby(self, box, nearby, exact, mask):
+        assert nearby == set(self.oracle.query_nearby(*box, mask))
 
     def check_candidates(self, candidates):
         """Exactly the pairs whose cell ranges meet (a common cell, or a large
-        object's range)."""
+        object's range) and whose filters pass."""
         ids = {self.index.id_of(obj): obj for obj in self.oracle._shapes}
         expected = {(a, b) for a in ids for b in ids
-                    if a < b and ranges_meet(self.oracle.cells(ids[a]), self.oracle.cells(ids[b]))}
+                    if a < b and ranges_meet(self.oracle.cells(ids[a]), self.oracle.cells(ids[b]))
+                    and filters_pass(self.oracle.filter_of(ids[a]), self.oracle.filter_of(ids[b]))}
         assert candidates == expected
 
     def check_structure(self):
@@ -209,8 +225,8 @@ class HierarchicalGridMachine(IndexMachine):
         self.factor, self.density = factor, density
         return HierarchicalSpatialHash(factor, density, threads)
 
-    def check_nearby(self, box, nearby, exact):
-        assert exact <= nearby <= set(self.oracle._shapes)
+    def check_nearby(self, box, nearby, exact, mask):
+        assert exact <= nearby <= {o for o, _ in self.oracle._on(mask)}
 
     def check_candidates(self, candidates):
         pass

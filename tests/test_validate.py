@@ -11,12 +11,12 @@ LIST_CORRUPTIONS = {
     "level_count": "lists id",
 }
 UNIFORM_CORRUPTIONS = dict(
-    LIST_CORRUPTIONS, live_flag="live flag", free_ids="free_ids[0]",
+    LIST_CORRUPTIONS, live_flag="live flag", free_ids="free_ids[0]", filter_count="n_filtered",
     cell_range="is kept over cells", large_list="large", spans="spans more than the spans",
     table_side="narrower than a window",
 )
 HIERARCHICAL_CORRUPTIONS = dict(
-    LIST_CORRUPTIONS, live_flag="live flag", free_ids="free_ids[0]",
+    LIST_CORRUPTIONS, live_flag="live flag", free_ids="free_ids[0]", filter_count="n_filtered",
     level_order="ascending order", reach="does not fit the cells", level_cell="exponent",
 )
 
@@ -31,6 +31,7 @@ def populated(grid):
     grid.insert_rect(-100, -100, 500, 500)
     grid.remove_many(ids[::9])
     grid.update_rects(ids[1::9], rects[1::9] + 37.0)
+    grid.set_filters(ids[2::9], 2, 5)
     grid.validate()
     return grid
 

@@ -6,7 +6,12 @@ raise TypeError when they are not numbers. Bad values raise ValueError naming
 them (NaN or infinite coordinates, negative sizes, objects out of the index's
 range); unknown ids raise KeyError; running out of memory raises MemoryError; a
 call made while another thread's call holds the index raises RuntimeError. The
-compiled classes' docstrings say what each method takes, returns and raises."""
+compiled classes' docstrings say what each method takes, returns and raises.
+
+Collision layers: every object has a 32-bit layer and mask (default 1 and all
+bits); a pair is reported when either one's mask has a bit of the other's
+layer, and a query's `mask` returns only objects on one of its layers. Layers
+and masks outside 0 .. 2**32 - 1 raise ValueError."""
 from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -38,8 +43,12 @@ class SpatialIndex:
 
     # Single objects.
     def insert_rect(self, x: float, y: float, width: float, height: float,
-                    handle: Hashable = ...) -> int: ...
-    def insert_circle(self, x: float, y: float, radius: float, handle: Hashable = ...) -> int: ...
+                    handle: Hashable = ..., layer: int = ..., mask: int = ...) -> int: ...
+    def insert_circle(self, x: float, y: float, radius: float, handle: Hashable = ...,
+                      layer: int = ..., mask: int = ...) -> int: ...
+    def set_filter(self, object_id: int, layer: int, mask: int) -> None: ...
+    def filter_of(self, object_id: int) -> Tuple[int, int]:
+        """(layer, mask)."""
     def update_rect(self, object_id: int, x: float, y: float, width: float, height: float) -> None: ...
     def update_bounds(self, object_id: int, bounds: Any, name: str = ...) -> None:
         """update_rect from (x, y, width, height) or a Rect2."""
@@ -54,26 +63,28 @@ class SpatialIndex:
     def bounds(self, object_id: int) -> Tuple[float, float, float, float]: ...
     def circle_of(self, object_id: int) -> Optional[Tuple[float, float, float]]: ...
     def ids(self) -> List[int]: ...
-    def is_colliding(self, a: int, b: int) -> bool: ...
+    def is_colliding(self, a: int, b: int) -> bool:
+        """Would pairs() report a and b: they overlap and their filters pass."""
 
-    # Queries: lists of handles.
-    def query_nearby(self, x: float, y: float, width: float, height: float) -> List[Any]: ...
-    def query_nearby_at(self, pos: Vec2, size: Vec2 = ...) -> List[Any]: ...
+    # Queries: lists of handles of the objects on a layer of `mask`.
+    def query_nearby(self, x: float, y: float, width: float, height: float,
+                     mask: int = ...) -> List[Any]: ...
+    def query_nearby_at(self, pos: Vec2, size: Vec2 = ..., mask: int = ...) -> List[Any]: ...
     def query_rect(self, x: float, y: float, width: float, height: float,
-                   exact: bool = ...) -> List[Any]: ...
-    def query_point(self, x: float, y: float) -> List[Any]: ...
-    def query_radius(self, x: float, y: float, radius: float) -> List[Any]: ...
+                   exact: bool = ..., mask: int = ...) -> List[Any]: ...
+    def query_point(self, x: float, y: float, mask: int = ...) -> List[Any]: ...
+    def query_radius(self, x: float, y: float, radius: float, mask: int = ...) -> List[Any]: ...
     def query_swept(self, x0: float, y0: float, x1: float, y1: float, width: float,
-                    height: float) -> List[Any]: ...
-    def raycast(self, x0: float, y0: float, x1: float, y1: float
+                    height: float, mask: int = ...) -> List[Any]: ...
+    def raycast(self, x0: float, y0: float, x1: float, y1: float, mask: int = ...
                 ) -> Optional[Tuple[Any, float, Tuple[float, float], Tuple[float, float]]]:
         """(handle, fraction, hit point, unit normal) of the first object the
         segment meets, or None; a start inside is met at 0 with normal (0, 0)."""
-    def raycast_all(self, x0: float, y0: float, x1: float, y1: float
+    def raycast_all(self, x0: float, y0: float, x1: float, y1: float, mask: int = ...
                     ) -> List[Tuple[Any, float, Tuple[float, float], Tuple[float, float]]]:
         """Every hit as raycast's tuples, earliest first (ties in id order)."""
-    def query_nearest(self, x: float, y: float, k: int = ..., max_distance: float = ...
-                      ) -> List[Any]:
+    def query_nearest(self, x: float, y: float, k: int = ..., max_distance: float = ...,
+                      mask: int = ...) -> List[Any]:
         """The k nearest handles, nearest first (ties in id order), none farther
         than max_distance. ValueError for a bad point, k or max_distance."""
 
@@ -96,13 +107,19 @@ class SpatialIndex:
         pair_ids); `out` as for pair_ids."""
 
     # Batches: every row is validated before anything changes.
-    def insert_rects(self, rects: ArrayLike, handles: Optional[Sequence[Hashable]] = ...
+    def insert_rects(self, rects: ArrayLike, handles: Optional[Sequence[Hashable]] = ...,
+                     layers: Optional[ArrayLike] = ..., masks: Optional[ArrayLike] = ...
                      ) -> npt.NDArray[np.int64]:
-        """rects: (n, 4) float64 rows of x, y, width, height; returns (n,) int64 ids.
-        ValueError for a wrong shape, a bad row or len(handles) != n."""
+        """rects: (n, 4) float64 rows of x, y, width, height; layers and masks:
+        (n,) ints or one for all; returns (n,) int64 ids. ValueError for a wrong
+        shape, a bad row, layer or mask, or len(handles) != n."""
     def insert_circles(self, centers: ArrayLike, radii: ArrayLike,
-                       handles: Optional[Sequence[Hashable]] = ...) -> npt.NDArray[np.int64]:
+                       handles: Optional[Sequence[Hashable]] = ...,
+                       layers: Optional[ArrayLike] = ..., masks: Optional[ArrayLike] = ...
+                       ) -> npt.NDArray[np.int64]:
         """centers: (n, 2) float64; radii: (n,) or one number; returns (n,) int64 ids."""
+    def set_filters(self, ids: ArrayLike, layers: ArrayLike, masks: ArrayLike) -> None:
+        """set_filter for (n,) distinct live ids; layers and masks (n,) or one."""
     def update_rects(self, ids: ArrayLike, rects: ArrayLike) -> None:
         """ids: (n,) integer array of distinct live ids; rects: (n, 4) float64.
         TypeError for non-integer ids, KeyError for an unknown one, ValueError
@@ -111,19 +128,19 @@ class SpatialIndex:
     def remove_many(self, ids: ArrayLike) -> None:
         """ids: (n,) integer array of distinct live ids; all are checked before
         any is removed (TypeError, KeyError, ValueError as in update_rects)."""
-    def query_rects(self, rects: ArrayLike, exact: bool = ...
+    def query_rects(self, rects: ArrayLike, exact: bool = ..., mask: int = ...
                     ) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
         """rects: (m, 4) float64. Returns (offsets, ids): (m + 1,) int64 and int32
         object ids (not handles); query k's are ids[offsets[k]:offsets[k + 1]]."""
-    def raycast_many(self, rays: ArrayLike, all_hits: bool = ...
+    def raycast_many(self, rays: ArrayLike, all_hits: bool = ..., mask: int = ...
                      ) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.float64],
                                 npt.NDArray[np.float64], npt.NDArray[np.float64]]:
         """rays: (m, 4) float64 rows of x0, y0, x1, y1. Returns (offsets, ids,
         fractions, points, normals): (m + 1,) int64, int32 object ids, float64,
         (k, 2) and (k, 2) float64; ray j's first hit (every hit if all_hits),
         earliest first, in [offsets[j]:offsets[j + 1]]."""
-    def query_nearest_many(self, points: ArrayLike, k: int = ..., max_distance: float = ...
-                           ) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.int32],
+    def query_nearest_many(self, points: ArrayLike, k: int = ..., max_distance: float = ...,
+                           mask: int = ...) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.int32],
                                       npt.NDArray[np.float64]]:
         """points: (m, 2) float64. Returns (offsets, ids, distances): (m + 1,)
         int64, int32 object ids and float64 distances, point j's nearest first

@@ -1,11 +1,21 @@
-"""Brute-force reference broad phase: every pair i < j is
-tested and counted in `collision_tests`. Plain Python, written for clarity; it is
+"""Brute-force reference broad phase: every pair i < j whose collision layers
+let it count is tested and counted in `collision_tests`. Plain Python, written for clarity; it is
 the oracle the compiled indexes are checked against, and it uses the same closed
-overlap rules (touching counts; shapes' bounds must meet before the exact test).
+overlap rules (touching counts; shapes' bounds must meet before the exact test)
+and the same collision layers (a pair counts when either object's mask has a
+bit of the other's layer; a query's mask takes the objects on its layers).
 """
 import math
 
 from spatial_hash._core import read_rect, read_vec2
+
+ALL_LAYERS = 0xFFFFFFFF
+DEFAULT_FILTER = (1, ALL_LAYERS)
+
+
+def filters_pass(a, b):
+    """Does a pair of (layer, mask) filters let the pair be reported?"""
+    return bool((a[1] & b[0]) | (b[1] & a[0]))
 
 
 def _boxes_meet(a, b):
@@ -142,6 +152,7 @@ class BruteForce:
 
     def __init__(self):
         self._shapes = {}   # obj -> (box, circle or None); dicts keep insertion order
+        self._filters = {}  # obj -> (layer, mask), for objects not on the default
         self.collision_tests = 0
 
     def __len__(self):
@@ -162,74 +173,96 @@ class BruteForce:
         self._shapes[obj] = ((x - r, y - r, x + r, y + r), (x, y, r))
 
     def remove(self, obj, *_ignored):
+        self._filters.pop(obj, None)
         return self._shapes.pop(obj, None) is not None
 
     def clear(self):
         self._shapes.clear()
+        self._filters.clear()
 
     def shape(self, obj):
         return self._shapes[obj]
 
+    def set_filter(self, obj, layer, mask):
+        if obj not in self._shapes:
+            raise KeyError(obj)
+        self._filters[obj] = (layer, mask)
+
+    def filter_of(self, obj):
+        if obj not in self._shapes:
+            raise KeyError(obj)
+        return self._filters.get(obj, DEFAULT_FILTER)
+
+    def _on(self, mask):
+        """The objects and shapes on a layer of `mask`, in insertion order."""
+        return [(o, shape) for o, shape in self._shapes.items()
+                if self._filters.get(o, DEFAULT_FILTER)[0] & mask]
+
     def pairs(self):
         """Every overlapping pair once, testing all i < j."""
         items = list(self._shapes.items())
+        filters = [self._filters.get(o, DEFAULT_FILTER) for o, _ in items]
         found = []
         self.collision_tests = 0
         for i in range(len(items)):
             a, (box_a, circle_a) = items[i]
             for j in range(i + 1, len(items)):
                 b, (box_b, circle_b) = items[j]
+                if not filters_pass(filters[i], filters[j]):
+                    continue
                 self.collision_tests += 1
                 if shapes_touch(box_a, circle_a, box_b, circle_b):
                     found.append((a, b))
         return found
 
-    def query_range(self, bounds):
+    def query_range(self, bounds, mask=ALL_LAYERS):
         x, y, w, h = read_rect(bounds)
         box = (x, y, x + w, y + h)
-        return [o for o, (b, c) in self._shapes.items() if shapes_touch(box, None, b, c)]
+        return [o for o, (b, c) in self._on(mask) if shapes_touch(box, None, b, c)]
 
-    def query_point(self, point):
-        return self.query_range(read_vec2(point, "point") + (0.0, 0.0))
+    def query_point(self, point, mask=ALL_LAYERS):
+        return self.query_range(read_vec2(point, "point") + (0.0, 0.0), mask)
 
-    def query_radius(self, center, radius):
+    def query_radius(self, center, radius, mask=ALL_LAYERS):
         x, y = read_vec2(center, "center")
         r = float(radius)
         box = (x - r, y - r, x + r, y + r)
-        return [o for o, (b, c) in self._shapes.items() if shapes_touch(box, (x, y, r), b, c)]
+        return [o for o, (b, c) in self._on(mask) if shapes_touch(box, (x, y, r), b, c)]
 
-    def query_along_path(self, start, end, size=(0.0, 0.0)):
+    def query_along_path(self, start, end, size=(0.0, 0.0), mask=ALL_LAYERS):
         x0, y0 = read_vec2(start, "start")
         x1, y1 = read_vec2(end, "end")
         w, h = read_vec2(size, "size")
         box = (x0, y0, x0 + w, y0 + h)
-        return [o for o, (b, _) in self._shapes.items()
-                if swept_box_hits(box, x1 - x0, y1 - y0, b)]
+        return [o for o, (b, _) in self._on(mask) if swept_box_hits(box, x1 - x0, y1 - y0, b)]
 
-    def query_nearest(self, point, k=1, max_distance=math.inf, tie_order=None):
-        """The k objects nearest to the point, nearest first, none farther than
-        max_distance; objects at equal distances in insertion order, or by
-        tie_order(obj) if given."""
+    def query_nearest(self, point, k=1, max_distance=math.inf, tie_order=None, mask=ALL_LAYERS):
+        """The k objects on a layer of `mask` nearest to the point, nearest
+        first, none farther than max_distance; objects at equal distances in
+        insertion order, or by tie_order(obj) if given."""
         x, y = read_vec2(point, "point")
         ranked = sorted((distance_to(box, circle, x, y), tie_order(o) if tie_order else n, o)
-                        for n, (o, (box, circle)) in enumerate(self._shapes.items()))
+                        for n, (o, (box, circle)) in enumerate(self._on(mask)))
         return [o for d, _, o in ranked if d <= max_distance][:k]
 
-    def raycast_all(self, start, end, tie_order=None):
-        """Every object the segment meets, as (obj, fraction, point, normal),
-        earliest first; ties in insertion order, or by tie_order(obj)."""
+    def raycast_all(self, start, end, tie_order=None, mask=ALL_LAYERS):
+        """Every object on a layer of `mask` the segment meets, as (obj,
+        fraction, point, normal), earliest first; ties in insertion order, or by
+        tie_order(obj)."""
         start, end = read_vec2(start, "start"), read_vec2(end, "end")
         hits = []
-        for n, (o, (box, circle)) in enumerate(self._shapes.items()):
+        for n, (o, (box, circle)) in enumerate(self._on(mask)):
             hit = ray_hit(box, circle, start, end)
             if hit is not None:
                 hits.append((hit[0], tie_order(o) if tie_order else n, (o,) + hit))
         return [h for _, _, h in sorted(hits, key=lambda h: h[:2])]
 
-    def raycast(self, start, end, tie_order=None):
+    def raycast(self, start, end, tie_order=None, mask=ALL_LAYERS):
         """The first of raycast_all, or None."""
-        hits = self.raycast_all(start, end, tie_order)
+        hits = self.raycast_all(start, end, tie_order, mask)
         return hits[0] if hits else None
 
     def is_colliding(self, a, b):
-        return a != b and shapes_touch(*self._shapes[a], *self._shapes[b])
+        return a != b and filters_pass(self._filters.get(a, DEFAULT_FILTER),
+                                       self._filters.get(b, DEFAULT_FILTER)) \
+            and shapes_touch(*self._shapes[a], *self._shapes[b])

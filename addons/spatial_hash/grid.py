@@ -4,12 +4,19 @@ Objects are any hashable Python values; the compiled grid stores them as handles
 and hands them back from queries. Positions and sizes are (x, y) pairs or
 anything with .x/.y (Godot Vector2); bounds are (x, y, width, height) or anything
 with .position/.size (Godot Rect2). Boxes are closed: touching counts as overlap.
+
+Collision layers follow Godot's areas: each object is on the layers of its
+32-bit `layer` (default 1) and looks for those of its `mask` (default all), and
+a pair is reported when either one's mask has a bit of the other's layer. Every
+query takes a `mask` and returns only the objects on one of its layers.
 """
 import math
 import warnings
 
 from spatial_hash._core import HierarchicalGrid, UniformGrid, read_rect, read_vec2
 from spatial_hash.registry import ObjectRegistry
+
+ALL_LAYERS = 0xFFFFFFFF
 
 
 class _ObjectIndex:
@@ -72,65 +79,75 @@ class _ObjectIndex:
         """(x, y, width, height) stored for an object."""
         return self._grid.bounds(self.id_of(obj))
 
-    def query_nearby(self, pos, size=(0.0, 0.0)):
+    def set_filter(self, obj, layer, mask):
+        """Put obj on the collision layers `layer` and have it look for those of
+        `mask` (32-bit unsigned ints); it keeps them when it moves."""
+        self._grid.set_filter(self.id_of(obj), layer, mask)
+
+    def filter_of(self, obj):
+        """(layer, mask) of obj."""
+        return self._grid.filter_of(self.id_of(obj))
+
+    def query_nearby(self, pos, size=(0.0, 0.0), mask=ALL_LAYERS):
         """Every object sharing a cell with the box at pos of the given size: the
         GDScript original's broad-phase candidates (a superset of the exact overlaps)."""
-        return self._grid.query_nearby_at(pos, size)
+        return self._grid.query_nearby_at(pos, size, mask)
 
-    def query_range(self, bounds, exact=False):
+    def query_range(self, bounds, exact=False, mask=ALL_LAYERS):
         """Objects in the cells the bounds cover; exact=True keeps only overlaps."""
         x, y, w, h = read_rect(bounds)
-        return self._grid.query_rect(x, y, w, h, exact)
+        return self._grid.query_rect(x, y, w, h, exact, mask)
 
-    def query_point(self, point):
+    def query_point(self, point, mask=ALL_LAYERS):
         """Objects containing the point."""
         x, y = read_vec2(point, "point")
-        return self._grid.query_point(x, y)
+        return self._grid.query_point(x, y, mask)
 
-    def query_radius(self, center, radius):
+    def query_radius(self, center, radius, mask=ALL_LAYERS):
         """Objects overlapping the disc."""
         x, y = read_vec2(center, "center")
-        return self._grid.query_radius(x, y, radius)
+        return self._grid.query_radius(x, y, radius, mask)
 
-    def query_along_path(self, start, end, size=(0.0, 0.0)):
+    def query_along_path(self, start, end, size=(0.0, 0.0), mask=ALL_LAYERS):
         """Objects a box of `size` touches while moving from `start` to `end` (its
         top-left corner's path), found by visiting every cell the swept box crosses,
         so fast movers cannot tunnel through anything."""
         x0, y0 = read_vec2(start, "start")
         x1, y1 = read_vec2(end, "end")
         w, h = read_vec2(size, "size")
-        return self._grid.query_swept(x0, y0, x1, y1, w, h)
+        return self._grid.query_swept(x0, y0, x1, y1, w, h, mask)
 
-    def query_nearest(self, point, k=1, max_distance=math.inf):
+    def query_nearest(self, point, k=1, max_distance=math.inf, mask=ALL_LAYERS):
         """The k objects nearest to `point`, nearest first by the exact distance to
         their circle or box (0 for those containing it; ties in id order), none
         farther than max_distance (world units)."""
         x, y = read_vec2(point, "point")
-        return self._grid.query_nearest(x, y, k, max_distance)
+        return self._grid.query_nearest(x, y, k, max_distance, mask)
 
-    def raycast(self, start, end):
+    def raycast(self, start, end, mask=ALL_LAYERS):
         """The first object the segment from `start` to `end` meets, as (obj,
         fraction of the way, hit point, unit surface normal), or None; an object
         containing the start is met at fraction 0 with normal (0, 0)."""
-        return self._grid.raycast(*read_vec2(start, "start"), *read_vec2(end, "end"))
+        return self._grid.raycast(*read_vec2(start, "start"), *read_vec2(end, "end"), mask)
 
-    def raycast_all(self, start, end):
+    def raycast_all(self, start, end, mask=ALL_LAYERS):
         """Every object the segment meets, as raycast's tuples, earliest first
         (ties in id order)."""
-        return self._grid.raycast_all(*read_vec2(start, "start"), *read_vec2(end, "end"))
+        return self._grid.raycast_all(*read_vec2(start, "start"), *read_vec2(end, "end"), mask)
 
     def pairs(self):
         """Every overlapping pair (a, b) exactly once."""
         return self._grid.pairs()
 
     def pair_events(self):
-        """(began, ended): the pairs (a, b) that began and ended overlapping since
-        the last call, each once; removing an object ends its pairs (putting it
-        back begins new ones)."""
+        """(began, ended): the pairs (a, b) that began and ended being reported
+        since the last call, each once: by overlapping, or by a change of layer
+        or mask; removing an object ends its pairs (putting it back begins new
+        ones)."""
         return self._grid.pair_events()
 
     def is_colliding(self, a, b):
-        """Do a and b overlap right now? Agrees with pairs()."""
+        """Do a and b overlap, with filters that pass? Agrees with pairs()."""
         return self._grid.is_colliding(self._objects.require(a, "a"), self._objects.require(b, "b"))
 
     def stats(self):

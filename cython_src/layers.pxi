@@ -1,0 +1,62 @@
+# Collision layers and masks, the rule Godot's areas detect by: each object is
+# on the layers of its 32-bit `layer` and looks for those of its `mask`; a pair
+# is reported when either one's mask has a bit of the other's layer, and a
+# query's mask takes the objects on any of its layers.
+
+ctypedef struct Filter:
+    uint32_t layer
+    uint32_t mask
+
+cdef enum:
+    DEFAULT_LAYER = 1
+cdef uint32_t ALL_LAYERS = 0xFFFFFFFF
+
+
+cdef inline bint filters_pass(const Filter* a, const Filter* b) noexcept nogil:
+    return ((a.mask & b.layer) | (b.mask & a.layer)) != 0
+
+
+cdef inline bint is_default_filter(const Filter* f) noexcept nogil:
+    return f.layer == DEFAULT_LAYER and f.mask == ALL_LAYERS
+
+
+cdef uint32_t check_bits(object value, str name) except? 0:
+    """A layer or mask from Python: an int from 0 to 2**32 - 1."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be an int from 0 to 2**32 - 1, got {value!r}")
+    if not 0 <= value <= 0xFFFFFFFF:
+        raise ValueError(f"{name} must be an int from 0 to 2**32 - 1, got {int(value)!r}")
+    return <uint32_t>value
+
+
+cdef object as_bits(object values, Py_ssize_t n, uint32_t default, str name):
+    """n layers or masks as a uint32 array: None (every one `default`), one int
+    for all, or n ints from 0 to 2**32 - 1."""
+    if values is None:
+        return np.full(n, default, dtype=np.uint32)
+    arr = np.asarray(values)
+    if arr.ndim == 0:
+        return np.full(n, check_bits(values, name), dtype=np.uint32)
+    if arr.shape != (n,) or (arr.size and arr.dtype.kind not in "iu"):
+        raise ValueError(f"{name} must be one int or {n} ints, got {arr.dtype} with shape {arr.shape}")
+    if arr.size:
+        bad = np.flatnonzero((arr < 0) | (arr > 0xFFFFFFFF))
+        if bad.size:
+            raise ValueError(f"{name}[{bad[0]}] must be an int from 0 to 2**32 - 1, "
+                             f"got {arr[bad[0]].item()!r}")
+    return np.ascontiguousarray(arr, dtype=np.uint32)
+
+
+cdef Filter DEFAULT_FILTER = Filter(DEFAULT_LAYER, ALL_LAYERS)
+
+
+cdef inline void default_filters(Filter* f, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t k
+    for k in range(n):
+        f[k] = DEFAULT_FILTER
+
+
+cdef int read_filter(object layer, object mask, Filter* f) except -1:
+    f.layer = check_bits(layer, "layer")
+    f.mask = check_bits(mask, "mask")
+    return 0
