@@ -577,8 +577,9 @@ cdef class SpatialIndex:
     def copy_into(self, SpatialIndex target not None):
         """Put every object of this index into `target`, an empty index of any
         kind and settings, under the same id with the same handle; the next
-        inserts get the same ids from both. This is how an index is rebuilt with
-        another cell size, large-object threshold or kind. All or nothing:
+        inserts get the same ids from both, and the pair events go on from
+        this index's last call. This is how an index is rebuilt with another
+        cell size, large-object threshold or kind. All or nothing:
         ValueError naming the first object `target` cannot place (a position
         too far from the origin for its cell size, say) or if `target` is not
         empty (both leave it as it was), MemoryError (which leaves it empty),
@@ -602,7 +603,9 @@ cdef class SpatialIndex:
                             code, f"id {i}: ", b.minx if fabs(b.minx) > fabs(b.maxx) else b.maxx,
                             b.miny if fabs(b.miny) > fabs(b.maxy) else b.maxy,
                             b.maxx - b.minx, b.maxy - b.miny, target._cell_hint())
-                if target._reserve_objects(self.obj_hi) < 0:
+                if target._reserve_objects(self.obj_hi) < 0 or grow_array(
+                        <void**>&target.touching, &target.touching_cap, self.n_touching,
+                        sizeof(Touch)) < 0:
                     raise MemoryError()
                 with nogil:
                     target._empty()
@@ -610,6 +613,9 @@ cdef class SpatialIndex:
                     memcpy(target.live, self.live, self.obj_hi)
                     memcpy(target.filter, self.filter, self.obj_hi * sizeof(Filter))
                     target.n_filtered = self.n_filtered
+                    memcpy(target.generation, self.generation, self.obj_hi * sizeof(uint32_t))
+                    memcpy(target.touching, self.touching, self.n_touching * sizeof(Touch))
+                    target.n_touching = self.n_touching
                     memcpy(target.free_ids, self.free_ids, self.n_free * sizeof(int32_t))
                     target.obj_hi, target.n_free = self.obj_hi, self.n_free
                     for i in range(self.obj_hi):
@@ -618,11 +624,13 @@ cdef class SpatialIndex:
                             break
                     if failed_at >= 0:
                         target._empty()
+                        target.n_touching = 0
                 if failed_at >= 0:
                     target.handles.clear()
                     raise MemoryError()
                 target.n_live = self.n_live
                 target.handles = list(self.handles)
+                target.departed = dict(self.departed)
             finally:
                 target.busy = False
         finally:
@@ -1223,13 +1231,44 @@ cdef class SpatialIndex:
             began, ended, gens = self._pair_changes()
             handles = self.handles
             began_handles = [(handles[a], handles[b]) for a, b in began.tolist()]
-            ended_handles = [tuple(handles[i] if self.generation[i] == g else self.departed[(i, g)]
-                                   for i, g in zip(pair, gen))
-                             for pair, gen in zip(ended.tolist(), gens.tolist())]
+            ended_handles = [(self._handle_then(a, ga), self._handle_then(b, gb))
+                             for (a, b), (ga, gb) in zip(ended.tolist(), gens.tolist())]
             self.departed.clear()
             return began_handles, ended_handles
         finally:
             self.busy = False
+
+    def end_pairs_of(self, object_id):
+        """End now the pairs of object `object_id` that the last pair_events (or
+        pair_event_ids) reported as begun, as a list of (handle_a, handle_b)
+        tuples, the smaller id's handle first: the next call does not report
+        them. For an owner that announces an object's pairs ending before the
+        object goes, as Godot's areas do for a node leaving the tree. Raises
+        KeyError for an unknown id, RuntimeError if another thread's call holds
+        the index."""
+        cdef int32_t i, a, b
+        cdef Py_ssize_t p, kept = 0
+        cdef Touch t
+        cdef list ended = []
+        self._claim()
+        try:
+            i = self._check_id(object_id)
+            for p in range(self.n_touching):
+                t = self.touching[p]
+                a, b = <int32_t>(t.key >> 32), <int32_t>t.key
+                if (a == i and t.gen_a == self.generation[i]) or (b == i and t.gen_b == self.generation[i]):
+                    ended.append((self._handle_then(a, t.gen_a), self._handle_then(b, t.gen_b)))
+                else:
+                    self.touching[kept] = t
+                    kept += 1
+            self.n_touching = kept
+            return ended
+        finally:
+            self.busy = False
+
+    cdef object _handle_then(self, int32_t i, uint32_t generation):
+        """The handle id i had in that generation: its own, or a removed object's."""
+        return self.handles[i] if self.generation[i] == generation else self.departed[(i, generation)]
 
     def candidate_ids(self, out=None):
         """Every pair of objects the broad phase hands to the narrow phase, each

@@ -93,3 +93,39 @@ def test_the_object_keyed_index_reports_objects():
     assert index.pair_events() == ([("ship", "rock")], [])
     index.remove("rock")
     assert index.pair_events() == ([], [("ship", "rock")])
+
+
+@pytest.mark.parametrize("target", [lambda: UniformGrid(0.5), lambda: HierarchicalGrid()],
+                         ids=["to-uniform", "to-hierarchical"])
+def test_a_rebuild_by_copy_into_carries_the_events_on(grid, target):
+    a = grid.insert_rect(0, 0, 2, 2, "a")
+    b = grid.insert_rect(1, 1, 2, 2, "b")
+    grid.insert_rect(1, 1, 1, 1, "c")
+    grid.pair_events()
+    grid.remove(a)
+    grid.insert_rect(0, 0, 2, 2, "d")      # a's id, another object
+    grid.update_rect(b, 50, 50, 1, 1)
+    rebuilt = target()
+    grid.copy_into(rebuilt)
+    began, ended = rebuilt.pair_events()
+    assert sorted(began) == [("d", "c")]
+    assert sorted(ended) == [("a", "b"), ("a", "c"), ("b", "c")]
+    assert rebuilt.pair_events() == ([], [])
+
+
+def test_end_pairs_of_ends_an_objects_reported_pairs_now_and_once(grid):
+    a = grid.insert_rect(0, 0, 2, 2, "a")
+    b = grid.insert_rect(1, 1, 2, 2, "b")
+    c = grid.insert_rect(1, 1, 1, 1, "c")
+    grid.insert_rect(1.5, 1.5, 1, 1, "late")        # not reported yet: not ended
+    grid.remove(c)
+    grid.insert_rect(9, 9, 1, 1, "e")               # c's id, another object
+    assert grid.end_pairs_of(c) == []
+    grid.pair_events()
+    grid.remove(a)
+    assert grid.end_pairs_of(b) == [("a", "b"), ("b", "late")]
+    assert grid.end_pairs_of(b) == []
+    began, ended = grid.pair_events()
+    assert began == [("b", "late")] and ended == [("a", "late")]
+    with pytest.raises(KeyError):
+        grid.end_pairs_of(a)

@@ -99,6 +99,9 @@ class SpatialIndex:
     def pair_event_ids(self) -> Tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
         """(began, ended): (k, 2) and (m, 2) int32 ids, smaller first; an ended
         pair's id may already name another object."""
+    def end_pairs_of(self, object_id: int) -> List[Tuple[Any, Any]]:
+        """End now the object's pairs the last pair_events reported; the next
+        call does not report them."""
     def last_phase_ms(self) -> Dict[str, float]:
         """{"moves", "relinks", "pairs"}: ms of the last batch update's two passes
         and of the last pair pass."""
