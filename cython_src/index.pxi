@@ -1239,24 +1239,29 @@ cdef class SpatialIndex:
             self.busy = False
 
     def end_pairs_of(self, object_id):
-        """End now the pairs of object `object_id` that the last pair_events (or
-        pair_event_ids) reported as begun, as a list of (handle_a, handle_b)
-        tuples, the smaller id's handle first: the next call does not report
-        them. For an owner that announces an object's pairs ending before the
-        object goes, as Godot's areas do for a node leaving the tree. Raises
-        KeyError for an unknown id, RuntimeError if another thread's call holds
-        the index."""
+        """End now the pairs that the last pair_events (or pair_event_ids)
+        reported as begun for the object `object_id` names, or last named if it
+        was removed since: returns them as a list of (handle_a, handle_b)
+        tuples, the smaller id's handle first, and the next call does not
+        report them. For an owner that announces the end of a removed object's
+        pairs at once, as Godot's areas do for a node leaving the tree. Raises
+        KeyError for an id never handed out, RuntimeError if another thread's
+        call holds the index."""
         cdef int32_t i, a, b
+        cdef uint32_t generation
         cdef Py_ssize_t p, kept = 0
         cdef Touch t
         cdef list ended = []
+        if not isinstance(object_id, int) or not 0 <= object_id < self.obj_hi:
+            raise KeyError(f"no object ever had the id {object_id!r} in this index")
+        i = <int32_t>object_id
         self._claim()
         try:
-            i = self._check_id(object_id)
+            generation = self.generation[i] - (not self.live[i])
             for p in range(self.n_touching):
                 t = self.touching[p]
                 a, b = <int32_t>(t.key >> 32), <int32_t>t.key
-                if (a == i and t.gen_a == self.generation[i]) or (b == i and t.gen_b == self.generation[i]):
+                if (a == i and t.gen_a == generation) or (b == i and t.gen_b == generation):
                     ended.append((self._handle_then(a, t.gen_a), self._handle_then(b, t.gen_b)))
                 else:
                     self.touching[kept] = t

@@ -143,6 +143,24 @@ def test_new_settings_move_the_objects_to_the_new_index():
     assert errors == []
 
 
+def test_new_settings_keep_the_layers_and_the_collision_events_going():
+    emitted = []
+    node = SpatialHashNode(report=lambda m: None, emit=lambda *e: emitted.append(e))
+    node.insert(1, (0, 0), (10, 10))
+    node.insert(2, (5, 5), (10, 10))
+    node.insert(3, (5, 5), (1, 1))
+    node.set_filter(3, 2, 2)
+    node.set_filter(2, 1, 1)
+    assert node.emit_collision_events() == 2
+    assert emitted == [("collision_started", 1, 2), ("collision_started", 1, 3)]
+    for settings in [(4.0, 2, False), (4.0, 2, True), (100.0, 4, False)]:
+        assert apply(node, *settings)
+        assert node.emit_collision_events() == 0
+        assert node.grid.filter_of(node.get_id(3)) == (2, 2)
+    node.set_filter(1, 1, 1)
+    assert node.emit_collision_events() == 1 and emitted[-1] == ("collision_ended", 1, 3)
+
+
 # --------------------------------------------------------------- batch
 
 def test_batch_paths_accept_packed_array_shapes_and_match_per_object():
@@ -252,11 +270,13 @@ BAD_CALLS = [
     ("insert", (1, (0, 0), (1, -1)), "size.y must be a finite number >= 0, got -1.0"),
     ("query_range", (Rect2(0, 0, 5, 5), "no"), "exact must be true or false, got 'no'"),
     ("query_range", (Rect2(0, 0, 5, 5), 1), "exact must be true or false, got 1"),
-    ("query_point", (Vector2(0, 0), Vector2(0, 0)), "takes 1 arguments, got 2"),
+    ("query_point", (Vector2(0, 0), 1, 2), "query_point(point, mask) takes 1 to 2 arguments, got 3"),
+    ("query_point", (Vector2(0, 0), Vector2(0, 0)), "mask must be an int from 0 to 2**32 - 1, got Vector2"),
     ("get_stats", (1,), "takes 0 arguments, got 1"),
     ("remove_batch", ([0], 1), "takes 1 arguments, got 2"),
     ("insert_batch", (None, None), "positions must be a PackedVector2Array or an Array of Vector2, got NoneType"),
-    ("insert_batch", ([Vector2(0, 0)],), "insert_batch(positions, sizes) takes 2 arguments, got 1"),
+    ("insert_batch", ([Vector2(0, 0)],),
+     "insert_batch(positions, sizes, layers, masks) takes 2 to 4 arguments, got 1"),
     ("update_batch", (), "takes 3 arguments, got 0"),
     ("update_batch", ([0], [Vector2(0, 0)], [Vector2(-1, 1)]), "sizes[0].x must be a finite number >= 0, got -1.0"),
     ("remove_batch", ("0",), "ids must be a PackedInt32Array or an Array of ints, got str"),
@@ -275,7 +295,7 @@ BAD_CALLS = [
     ("remove", (), "takes 1 arguments, got 0"),
     ("query_nearby", (Vector2(0, math.inf), Vector2(1, 1)), "inf"),
     ("query_range", (Rect2(0, 0, -5, 1),), "-5"),
-    ("query_range", (), "takes 1 to 2 arguments, got 0"),
+    ("query_range", (), "takes 1 to 3 arguments, got 0"),
     ("query_radius", (Vector2(0, 0), None), "None"),
     ("query_radius", (Vector2(0, 0), -2.0), "-2"),
     ("query_along_path", (Vector2(0, 0), Vector2(math.nan, 0), Vector2(1, 1)), "nan"),
@@ -286,10 +306,19 @@ BAD_CALLS = [
     ("query_nearest", (Vector2(0, 0), 1, -3.0), "max_distance must be a number >= 0"),
     ("query_nearest", (Vector2(0, 0), 1, math.nan), "nan"),
     ("query_nearest", (Vector2(0, 0), 1, "far"), "'far'"),
-    ("query_nearest", (), "takes 1 to 3 arguments, got 0"),
+    ("query_nearest", (), "takes 1 to 4 arguments, got 0"),
+    ("query_nearest", (Vector2(0, 0), 1, 5.0, 2 ** 32), "mask must be an int from 0 to 2**32 - 1, got 4294967296"),
     ("raycast", (Vector2(math.nan, 0), Vector2(1, 1)), "start.x must be a finite number, got nan"),
     ("raycast", (Vector2(0, 0), Vector2(1, math.inf)), "end.y must be a finite number, got inf"),
-    ("raycast", (Vector2(0, 0),), "takes 2 arguments, got 1"),
+    ("raycast", (Vector2(0, 0),), "takes 2 to 3 arguments, got 1"),
+    ("raycast_all", (Vector2(0, 0), Vector2(1, 1), 1.5), "mask must be an int from 0 to 2**32 - 1, got 1.5"),
+    ("set_filter", (1, -1, 1), "layer must be an int from 0 to 2**32 - 1, got -1"),
+    ("set_filter", (12345, 1, 1), "12345"),
+    ("set_filter_batch", ([0, 1], [1, 2, 3], 1), "layers must be one int or 2 ints"),
+    ("set_filter_batch", ([0, 77], 1, 1), "77"),
+    ("insert_batch", ([Vector2(0, 0)], [Vector2(1, 1)], 1, [True]), "masks"),
+    ("emit_collision_events", (1,), "takes 0 arguments, got 1"),
+    ("get_collision_events_packed", (1,), "takes 0 arguments, got 1"),
     ("raycast_all", (Vector2(0, 0), "far"), "'far'"),
     ("raycast_all", (Vector2(0, 0), Vector2(1e300, 0)), "1e+300"),
     ("is_colliding", (1, 12345), "12345"),

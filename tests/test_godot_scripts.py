@@ -69,6 +69,7 @@ class Node2D:
         self.connections = []
         self.drawn = []
         self.children = []
+        self.emitted = []
 
     def _alive(self):
         if self.freed:
@@ -115,6 +116,16 @@ class Node2D:
         return self.children[k]
 
 
+def record_emit(node, name, args):
+    """A signal reaching GDScript. Godot 3 handed a freed object on as another,
+    live one; the node must never emit one."""
+    if len(args) != 2:
+        raise AssertionError(f"{name} emitted with {len(args)} arguments: the handler is skipped")
+    if any(isinstance(a, Node2D) and a.freed for a in args):
+        raise EngineCrash(f"{name} emitted a freed object")
+    node.emitted.append((name,) + tuple(args))
+
+
 class Connection:
     def __init__(self, target, method, binds):
         self.target, self.method, self.binds = target, method, binds
@@ -123,7 +134,17 @@ class Connection:
         getattr(self.target, self.method)(*self.binds)
 
 
+class Godot3SignalField:
+    """pythonscript's signal(): a name only, with no emit of its own."""
+
+
 class Godot3Node(Node2D):
+    def call(self, method, *args):
+        """Variadic engine methods are reached only through call()."""
+        assert method == "emit_signal"
+        assert isinstance(getattr(type(self), args[0], None), Godot3SignalField), args[0]
+        record_emit(self, args[0], args[1:])
+
     def connect(self, signal, target, method, binds):
         assert signal == "tree_exiting"
         if self.is_connected(signal, target, method):
@@ -149,7 +170,20 @@ class Callable:
         return (self.target, self.method, self.binds) == (other.target, other.method, other.binds)
 
 
+class Godot4Signal:
+    """godot.signal(): declared by name; emitted by its own emit()."""
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, node, owner=None):
+        return types.SimpleNamespace(emit=lambda *args: record_emit(node, self.name, args))
+
+
 class Godot4Node(Node2D):
+    def emit_signal(self, *args):
+        raise RuntimeError("args size mismatch")
+
     def set_name(self, name):
         self.name = name
 
@@ -368,6 +402,7 @@ def load_script(monkeypatch, engine):
         godot.Node, godot.Node2D = Godot4Node, Godot4Node
         godot.Array, godot.String, godot.StringName = Godot4Array, GodotString, GodotStringName
         godot.Callable = Callable
+        godot.signal = Godot4Signal
         godot.expose_script_class = lambda cls: cls
         godot.property = lambda fget, fset, default: property(fget, fset)
         godot.Performance = Performance()
@@ -387,6 +422,7 @@ def load_script(monkeypatch, engine):
         Expression.pushed = errors
         godot.export = lambda kind, default: (lambda prop: prop)
         godot.exposed = lambda cls: cls
+        godot.signal = Godot3SignalField
         node_class = Godot3Node
     monkeypatch.setitem(sys.modules, "godot", godot)
     path = ADDON / f"godot{engine}" / "spatial_hash_2d.py"
@@ -538,6 +574,61 @@ def test_a_freed_node_leaves_the_index_by_itself(monkeypatch, engine):
     assert len(c.connections) == 1
     node.clear()
     assert c.connections == [] and node.get_stats()["objects"] == 0
+
+
+@pytest.mark.parametrize("engine", [3, 4])
+def test_collision_signals_reach_the_engine_once_and_never_with_a_freed_node(monkeypatch, engine):
+    _, godot, node_class, errors, node = new_node(monkeypatch, engine)
+    a, b, c = node_class("A"), node_class("B"), node_class("C")
+    for obj in (a, b, c):
+        node.insert(obj, Vector2(0, 0), Vector2(4, 4))
+    assert node.emit_collision_events() == 3
+    assert node.emitted == [("collision_started", a, b), ("collision_started", a, c),
+                                    ("collision_started", b, c)]
+    node.emitted.clear()
+    assert node.emit_collision_events() == 0 and node.emitted == []
+    assert node.set_filter(c, 2, 2) and node.set_filter(b, 1, 1)
+    node.emit_collision_events()
+    assert node.emitted == [("collision_ended", b, c)]
+    node.emitted.clear()
+    b.free()                 # leaving the tree ends b's pairs while b still exists
+    assert node.emitted == [("collision_ended", a, b)]
+    node.remove(c)
+    assert node.emitted[1:] == [("collision_ended", a, c)]
+    c.free()
+    node.emitted.clear()
+    assert node.emit_collision_events() == 0
+    d = node_class("D")
+    node.insert(d, Vector2(1, 1), Vector2(1, 1))
+    node.emit_collision_events()
+    node.clear()             # every pair ends at once too
+    d.free()
+    assert node.emitted == [("collision_started", a, d), ("collision_ended", a, d)]
+    assert errors == []
+
+
+@pytest.mark.parametrize("engine", [3, 4])
+def test_layers_masks_and_packed_events_through_the_scripts(monkeypatch, engine):
+    _, godot, node_class, errors, node = new_node(monkeypatch, engine)
+    ints = PackedInt32Array if engine == 4 else PoolIntArray
+    ids = node.insert_batch(packed_vectors(engine, [(0, 0), (1, 1), (2, 2)]),
+                            packed_vectors(engine, [(4, 4)] * 3), ints([1, 2, 4]), 0)
+    events = node.get_collision_events_packed()
+    assert as_list(events["started"]) == [] and as_list(events["ended"]) == []
+    assert node.set_filter_batch(ids, ints([1, 2, 4]), ints([2, 4, 1]))
+    events = node.get_collision_events_packed()
+    assert type(events["started"]) is ints and as_list(events["ended"]) == []
+    assert as_list(events["started"]) == [0, 1, 0, 2, 1, 2]
+    assert sorted(node.query_point(Vector2(3, 3), 6)) == [1, 2]
+    hit = node.raycast(Vector2(-1, 3), Vector2(9, 3), 4)
+    assert hit["collider"] == 2 and hit["position"].x == 2.0
+    assert not node.set_filter_batch(ids, ints([1, -2, 4]), 1)
+    assert errors[-1] == "SpatialHash2D.set_filter_batch: layers[1] must be an int from 0 to " \
+                         "2**32 - 1, got -2"
+    assert not node.query_point(Vector2(3, 3), -1)
+    assert errors[-1] == "SpatialHash2D.query_point: mask must be an int from 0 to 2**32 - 1, got -1"
+    assert not node.set_filter_batch(ids, Dictionary({0: 1}), 1) and "layers must be" in errors[-1]
+    assert as_list(node.get_collision_events_packed()["started"]) == []
 
 
 @pytest.mark.parametrize("engine", [3, 4])

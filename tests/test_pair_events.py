@@ -127,5 +127,8 @@ def test_end_pairs_of_ends_an_objects_reported_pairs_now_and_once(grid):
     assert grid.end_pairs_of(b) == []
     began, ended = grid.pair_events()
     assert began == [("b", "late")] and ended == [("a", "late")]
-    with pytest.raises(KeyError):
-        grid.end_pairs_of(a)
+    grid.remove(b)                                   # a removed object's pairs, until its id comes back
+    assert grid.end_pairs_of(b) == [("b", "late")]
+    assert grid.pair_events() == ([], [])
+    with pytest.raises(KeyError, match="no object ever had the id 99"):
+        grid.end_pairs_of(99)

@@ -94,13 +94,14 @@ class ObjectRegistry:
 
     def drop_ids(self, ids):
         """Forget the objects among these ids (an int array; ids placed by a
-        batch call, which have no object here, cost nothing)."""
+        batch call, which have no object here, cost nothing); returns the ids
+        of those it forgot."""
         if not self._keys:
-            return
-        for object_id in ids.tolist():
-            key = self._keys.get(object_id)
-            if key is not None:
-                self.drop_key(key)
+            return []
+        dropped = [object_id for object_id in ids.tolist() if object_id in self._keys]
+        for object_id in dropped:
+            self.drop_key(self._keys[object_id])
+        return dropped
 
     def clear(self):
         for key in list(self._ids):

@@ -11,6 +11,8 @@ code below looks the way it does:
   one by one; `raw_access()` gives their address, which numpy copies at once.
 - It binds no `push_error`: errors go through an Expression calling it, so
   they reach the editor's error list and the debugger.
+- It binds no variadic engine method (`emit_signal`): signals are declared
+  by name with `signal()` and emitted through `call("emit_signal", ...)`.
 - A method named `update` replaces CanvasItem.update(), the redraw request:
   `update()` with no arguments still redraws.
 - `__init__` of an exposed class never runs: state is created on first use.
@@ -19,7 +21,7 @@ Godot 3 has no custom monitors: get_stats() and `overlay = true` show the number
 try:
     from godot import (Array, CanvasLayer, Color, Dictionary, Expression, GDString, Label, Node,
                        Node2D, PanelContainer, PoolIntArray, PoolRealArray, PoolStringArray,
-                       PoolVector2Array, Rect2, Vector2, export, exposed)
+                       PoolVector2Array, Rect2, Vector2, export, exposed, signal)
 except ImportError:     # not Godot 3: another engine's editor scanning res://, or CPython
     exposed = None
 
@@ -96,13 +98,16 @@ if exposed is not None:
         debug_draw = setting(bool, "debug_draw")
         debug_candidates = setting(bool, "debug_candidates")
         overlay = setting(bool, "overlay")
+        collision_started = signal()    # (a, b): see SpatialHashNode.emit_collision_events
+        collision_ended = signal()
 
         def _bridge(self):
             bridge = getattr(self, "_spatial_hash", None)
             if bridge is None:
                 bridge = self._spatial_hash = NodeBridge(
                     from_godot, to_godot, to_packed, report=self._report_error,
-                    objects=Godot3Objects(self), vector=Vector2)
+                    objects=Godot3Objects(self), vector=Vector2,
+                    emit=lambda name, a, b: self.call("emit_signal", name, a, b))
                 self._overlay = None
                 self._drawn = False
             return bridge
@@ -209,6 +214,12 @@ if exposed is not None:
         def is_colliding(self, *args):
             return self._bridge().call("is_colliding", args)
 
+        def set_filter(self, *args):
+            return self._bridge().call("set_filter", args)
+
+        def emit_collision_events(self, *args):
+            return self._bridge().call("emit_collision_events", args)
+
         def clear(self, *args):
             return self._bridge().call("clear", args)
 
@@ -227,5 +238,11 @@ if exposed is not None:
         def remove_batch(self, *args):
             return self._bridge().call("remove_batch", args)
 
+        def set_filter_batch(self, *args):
+            return self._bridge().call("set_filter_batch", args)
+
         def get_collision_pairs_packed(self, *args):
             return self._bridge().call("get_collision_pairs_packed", args)
+
+        def get_collision_events_packed(self, *args):
+            return self._bridge().call("get_collision_events_packed", args)

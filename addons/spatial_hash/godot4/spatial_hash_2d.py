@@ -10,6 +10,8 @@ code below looks the way it does:
   arrays are read by index up to their length, never iterated.
 - Its packed arrays expose their memory (the buffer protocol): numpy reads them
   and writes the packed results without a per-element loop.
+- Signals are declared by name only (`godot.signal()`) and emitted with their
+  own `emit(a, b)`: `emit_signal` with arguments fails ("args size mismatch").
 - GDScript's `call()` and `callv()` on a Python node reach the script instance,
   where the extension's own wrappers of them fail on a String method name
   (`callv` with a String variable crashed the engine): the node routes them.
@@ -83,13 +85,16 @@ if godot is not None:
         monitors_enabled: bool = setting("monitors_enabled")
         debug_draw: bool = setting("debug_draw")
         debug_candidates: bool = setting("debug_candidates")
+        collision_started = godot.signal()  # (a, b): see SpatialHashNode.emit_collision_events
+        collision_ended = godot.signal()
 
         def _bridge(self):
             bridge = getattr(self, "_spatial_hash", None)
             if bridge is None:
                 bridge = self._spatial_hash = NodeBridge(
                     from_godot, to_godot, to_packed, report=godot.push_error,
-                    objects=Godot4Objects(self), vector=Vector2)
+                    objects=Godot4Objects(self), vector=Vector2,
+                    emit=lambda name, a, b: getattr(self, name).emit(a, b))
                 self._drawn = False
             return bridge
 
@@ -197,6 +202,12 @@ if godot is not None:
         def is_colliding(self, *args):
             return self._bridge().call("is_colliding", args)
 
+        def set_filter(self, *args):
+            return self._bridge().call("set_filter", args)
+
+        def emit_collision_events(self, *args):
+            return self._bridge().call("emit_collision_events", args)
+
         def clear(self, *args):
             return self._bridge().call("clear", args)
 
@@ -215,5 +226,11 @@ if godot is not None:
         def remove_batch(self, *args):
             return self._bridge().call("remove_batch", args)
 
+        def set_filter_batch(self, *args):
+            return self._bridge().call("set_filter_batch", args)
+
         def get_collision_pairs_packed(self, *args):
             return self._bridge().call("get_collision_pairs_packed", args)
+
+        def get_collision_events_packed(self, *args):
+            return self._bridge().call("get_collision_events_packed", args)

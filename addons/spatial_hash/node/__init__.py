@@ -17,7 +17,7 @@ runs, so nothing may ever need to pass one: the engine script watches each node
 inserted here (its `tree_exiting` signal) and the node leaves the index as it
 leaves the tree. Batch calls work on the index's own integer ids.
 """
-from spatial_hash.node.bridge import GDSCRIPT_METHODS, PACKED_RESULTS, NodeBridge
+from spatial_hash.node.bridge import GDSCRIPT_METHODS, PACKED_RESULTS, SIGNALS, NodeBridge
 from spatial_hash.node.calls import report_to_stderr
 from spatial_hash.node.monitors import MONITORS, MonitorSet
 from spatial_hash.node.objects import SceneTreeObjects
@@ -25,5 +25,5 @@ from spatial_hash.node.settings import INDEX_SETTINGS, SETTINGS
 from spatial_hash.node.spatial_hash_node import SpatialHashNode
 
 __all__ = ["GDSCRIPT_METHODS", "INDEX_SETTINGS", "MONITORS", "PACKED_RESULTS", "SETTINGS",
-           "MonitorSet", "NodeBridge", "SceneTreeObjects", "SpatialHashNode",
+           "SIGNALS", "MonitorSet", "NodeBridge", "SceneTreeObjects", "SpatialHashNode",
            "report_to_stderr"]

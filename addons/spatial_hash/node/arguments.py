@@ -92,6 +92,15 @@ def int_ids(values, name="ids"):
     return values
 
 
+def layer_rows(values, name):
+    """Layers or masks for a batch, for the core to check: one int for all, or
+    an int array or a list of ints (n of them)."""
+    if isinstance(values, (int, np.integer)) and not isinstance(values, bool):
+        return values
+    _array_kind(values, name, "an int, a PackedInt32Array, a PackedInt64Array or an Array of ints")
+    return values
+
+
 def rect_rows(positions, sizes):
     """(n, 4) float64 rows of x, y, w, h from position and size arrays of one
     length: finite, sizes >= 0. One pass over the rows when they are good (the

@@ -4,14 +4,19 @@ from spatial_hash.node.spatial_hash_node import SpatialHashNode
 
 # The node's methods as GDScript sees them (each engine script forwards exactly these).
 GDSCRIPT_METHODS = frozenset({
-    "insert", "insert_circle", "update", "remove", "has", "get_id", "query_nearby",
-    "query_range", "query_radius", "query_point", "query_nearest", "query_along_path",
-    "raycast", "raycast_all", "get_collision_pairs",
-    "is_colliding", "clear", "get_stats", "get_last_error", "insert_batch", "update_batch",
-    "remove_batch", "get_collision_pairs_packed",
+    "insert", "insert_circle", "update", "remove", "has", "get_id", "set_filter",
+    "query_nearby", "query_range", "query_radius", "query_point", "query_nearest",
+    "query_along_path", "raycast", "raycast_all", "get_collision_pairs", "is_colliding",
+    "emit_collision_events", "clear", "get_stats", "get_last_error", "insert_batch",
+    "update_batch", "remove_batch", "set_filter_batch", "get_collision_pairs_packed",
+    "get_collision_events_packed",
 })
-# Methods whose list result the engine layers hand back as a packed int array.
-PACKED_RESULTS = frozenset({"insert_batch", "get_collision_pairs_packed"})
+# Methods whose int array result (or dict of them) the engine layers hand back
+# as packed int arrays.
+PACKED_RESULTS = frozenset({"insert_batch", "get_collision_pairs_packed",
+                            "get_collision_events_packed"})
+# The node's signals, each with two objects: the pair.
+SIGNALS = ("collision_started", "collision_ended")
 
 
 class NodeBridge:
@@ -19,14 +24,15 @@ class NodeBridge:
     conversions. `from_engine` turns each argument into plain Python or numpy
     (packed arrays into arrays without a per-element loop), `to_engine` converts
     results, `to_packed` int arrays for PACKED_RESULTS, `vector(x, y)` makes
-    the engine's Vector2 for points in results."""
+    the engine's Vector2 for points in results, `emit(signal, a, b)` emits one
+    of SIGNALS."""
 
     def __init__(self, from_engine, to_engine, to_packed, report=report_to_stderr, objects=None,
-                 vector=None):
+                 vector=None, emit=None):
         self.from_engine = from_engine
         self.to_engine = to_engine
         self.to_packed = to_packed
-        self.node = SpatialHashNode(report=report, objects=objects, vector=vector)
+        self.node = SpatialHashNode(report=report, objects=objects, vector=vector, emit=emit)
         self.monitors = None
 
     def call(self, name, args):
@@ -38,7 +44,11 @@ class NodeBridge:
                               getattr(getattr(node, name), "gd_default", None))
         result = getattr(node, name)(*args)
         try:
-            return self.to_packed(result) if name in PACKED_RESULTS else self.to_engine(result)
+            if name not in PACKED_RESULTS:
+                return self.to_engine(result)
+            if isinstance(result, dict):
+                return self.to_engine({key: self.to_packed(v) for key, v in result.items()})
+            return self.to_packed(result)
         except Exception as error:      # the engine boundary: report, never raise
             return node._fail(f"{name}: cannot convert the result: {error}", None)
 
