@@ -1,8 +1,10 @@
 extends Node2D
 # The classic broad-phase demo (Godot 3 port of ../godot4/main.gd): moving circles, naive
 # O(n^2) or the SpatialHash2D node as the broad phase, a circle test as the
-# narrow phase, and a HUD with the counters. One batch call per frame.
-# `--frames=N` after the scene quits after N frames.
+# narrow phase, and a HUD with the counters. One batch call per frame; an
+# object flashes white as a collision starts (the node's collision_started
+# signal), and a ray cast from the centre to the mouse shows where it first
+# hits and the normal there. `--frames=N` after the scene quits after N frames.
 
 const WORLD = Vector2(1280, 720)
 const RADIUS = 6.0
@@ -14,6 +16,9 @@ var velocities = PoolVector2Array()
 var sizes = PoolVector2Array()
 var ids = PoolIntArray()
 var colliding = PoolByteArray()
+var flash = PoolRealArray()       # per object: 1 as a collision starts, fading to 0
+var started = 0
+var ray_hit = {}
 var use_hash = true
 var speed = 1.0
 var broad_pairs = 0
@@ -29,6 +34,7 @@ func _ready():
 		if arg.begins_with("--frames="):
 			quit_after = int(arg.substr(9, -1))
 	_build_ui()
+	hash_node.connect("collision_started", self, "_on_collision_started")
 	_set_count(800)
 
 
@@ -38,6 +44,9 @@ func _set_count(n):
 	velocities.resize(n)
 	sizes.resize(n)
 	colliding.resize(n)
+	flash.resize(n)
+	for i in n:
+		flash[i] = 0.0
 	for i in n:
 		positions[i] = Vector2(randf() * WORLD.x, randf() * WORLD.y)
 		velocities[i] = Vector2(rand_range(-60, 60), rand_range(-60, 60))
@@ -65,9 +74,13 @@ func _process(delta):
 		velocities[i] = v
 		positions[i] = Vector2(clamp(p.x, RADIUS, WORLD.x - RADIUS), clamp(p.y, RADIUS, WORLD.y - RADIUS))
 		colliding[i] = 0
+		flash[i] = max(0.0, flash[i] - 3.0 * delta)
 	hits = 0
+	started = 0
 	if use_hash:
 		hash_node.update_batch(ids, _corners(), sizes)
+		hash_node.emit_collision_events()
+		ray_hit = hash_node.raycast(WORLD / 2, get_global_mouse_position())
 		var pairs = hash_node.get_collision_pairs_packed()
 		var stats = hash_node.get_stats()
 		broad_pairs = stats["broad_phase_pairs"]
@@ -80,13 +93,19 @@ func _process(delta):
 		for i in n:
 			for j in range(i + 1, n):
 				_narrow(i, j)
-	hud.text = "%s\nobjects %d, cell %d\nbroad-phase pairs %d\ncollision checks %d, hits %d\nFPS %d" % [
+	hud.text = "%s\nobjects %d, cell %d\nbroad-phase pairs %d\ncollision checks %d, hits %d\ncollisions started %d\nFPS %d" % [
 		"Spatial hash" if use_hash else "Naive O(n^2)", n, hash_node.cell_size,
-		broad_pairs, checks, hits, Engine.get_frames_per_second()]
+		broad_pairs, checks, hits, started, Engine.get_frames_per_second()]
 	update()
 	frame += 1
 	if quit_after and frame >= quit_after:
 		get_tree().quit()
+
+
+func _on_collision_started(a, b):
+	flash[a] = 1.0
+	flash[b] = 1.0
+	started += 1
 
 
 func _narrow(i, j):
@@ -98,7 +117,16 @@ func _narrow(i, j):
 
 func _draw():
 	for i in positions.size():
-		draw_circle(positions[i], RADIUS, Color(0.89, 0.34, 0.18) if colliding[i] else Color(0.6, 0.76, 0.74))
+		var color = Color(0.89, 0.34, 0.18) if colliding[i] else Color(0.6, 0.76, 0.74)
+		draw_circle(positions[i], RADIUS, color.linear_interpolate(Color.white, flash[i]))
+	if not use_hash:
+		return
+	var end = get_global_mouse_position()
+	if not ray_hit.empty():
+		end = ray_hit["position"]
+		draw_circle(end, 4.0, Color.yellow)
+		draw_line(end, end + 16.0 * ray_hit["normal"], Color.yellow, 2.0)
+	draw_line(WORLD / 2, end, Color(1, 1, 0, 0.6), 1.0)
 
 
 func _build_ui():

@@ -13,13 +13,14 @@ const WORLD = Vector2(400, 300)
 const METHODS = {
 	# method: [argument count (or fewest, most), the value it returns on bad input]
 	"insert": [3, false], "insert_circle": [3, false], "update": [2, false],
-	"remove": [1, false], "has": [1, false], "get_id": [1, -1],
-	"query_nearby": [2, []], "query_range": [1, 2, []], "query_radius": [2, []],
-	"query_point": [1, []], "query_nearest": [1, 3, []], "query_along_path": [3, []],
-	"raycast": [2, {}], "raycast_all": [2, []], "get_collision_pairs": [0, []],
-	"is_colliding": [2, false], "clear": [0, false], "get_stats": [0, {}],
-	"insert_batch": [2, []], "update_batch": [3, false], "remove_batch": [1, false],
-	"get_collision_pairs_packed": [0, []],
+	"remove": [1, false], "has": [1, false], "get_id": [1, -1], "set_filter": [3, false],
+	"query_nearby": [2, 3, []], "query_range": [1, 3, []], "query_radius": [2, 3, []],
+	"query_point": [1, 2, []], "query_nearest": [1, 4, []], "query_along_path": [3, 4, []],
+	"raycast": [2, 3, {}], "raycast_all": [2, 3, []], "get_collision_pairs": [0, []],
+	"is_colliding": [2, false], "emit_collision_events": [0, 0], "clear": [0, false],
+	"get_stats": [0, {}], "insert_batch": [2, 4, []], "update_batch": [3, false],
+	"remove_batch": [1, false], "set_filter_batch": [3, false],
+	"get_collision_pairs_packed": [0, []], "get_collision_events_packed": [0, {}],
 }
 
 onready var hash_node = $Hash
@@ -31,6 +32,7 @@ var ids = PoolIntArray()
 var frame = 0
 var failures = 0
 var checks = 0
+var events = []       # [signal, a, b] of the collision signals between objects
 
 
 func _ready():
@@ -46,6 +48,7 @@ func _ready():
 	_check(ids.size() == N, "insert_batch returned %d ids" % ids.size())
 	_probe_objects()
 	_probe_freed_nodes()
+	_probe_layers_and_events()
 	_probe_bad_input()
 	_probe_properties()
 	_check(hash_node.get_stats()["objects"] == N, "the probes left the batch objects alone")
@@ -157,6 +160,61 @@ func _probe_freed_nodes():
 	leaving.free()
 	hash_node.remove(kept)
 	kept.queue_free()
+
+
+func _probe_layers_and_events():
+	hash_node.connect("collision_started", self, "_on_collision", ["started"])
+	hash_node.connect("collision_ended", self, "_on_collision", ["ended"])
+	var a = _child("LA", Vector2(-300, -300))
+	var b = _child("LB", Vector2(-300, -300))
+	var c = _child("LC", Vector2(-300, -300))
+	for node in [a, b, c]:
+		hash_node.insert(node, node.position, Vector2(6, 6))
+	hash_node.emit_collision_events()
+	_check(events == [["started", a, b], ["started", a, c], ["started", b, c]], "collision_started: %s" % [events])
+	events.clear()
+	_check(hash_node.emit_collision_events() == 0 and events == [], "each start once")
+	_check(hash_node.set_filter(c, 2, 2) and hash_node.set_filter(b, 1, 1), "set_filter")
+	hash_node.emit_collision_events()
+	_check(events == [["ended", b, c]], "a change of layers ends a pair: %s" % [events])
+	_check(not hash_node.is_colliding(b, c) and hash_node.is_colliding(a, c), "is_colliding follows the layers")
+	_check(hash_node.query_point(Vector2(-297, -297), 2) == [c], "query_point with a mask")
+	var hit = hash_node.raycast(Vector2(-310, -297), Vector2(-290, -297), 2)
+	_check(hit["collider"] == c, "raycast with a mask: %s" % [hit])
+	_check(hash_node.query_nearest(Vector2(-310, -297), 3, INF, 1) == [a, b], "query_nearest with a mask")
+	_check(not hash_node.set_filter(c, -1, 1) and "layer must be" in hash_node.get_last_error(),
+		"a negative layer is refused: " + hash_node.get_last_error())
+	_check(not hash_node.query_point(Vector2(-297, -297), 1 << 32) and "4294967296" in hash_node.get_last_error(),
+		"a mask over 32 bits is refused: " + hash_node.get_last_error())
+	events.clear()
+	b.free()                 # its pairs end as it leaves, while it still exists
+	_check(events == [["ended", a, b]], "a freed node's pairs end at once: %s" % [events])
+	hash_node.remove(c)
+	_check(events == [["ended", a, b], ["ended", a, c]], "remove ends its pairs: %s" % [events])
+	c.free()
+	events.clear()
+	hash_node.emit_collision_events()
+	_check(events == [], "nothing more: %s" % [events])
+	var packed = hash_node.get_collision_events_packed()
+	_check(packed["started"] is PoolIntArray and packed["ended"].size() % 2 == 0,
+		"get_collision_events_packed: %s" % [packed.keys()])
+	var more = hash_node.insert_batch(PoolVector2Array([Vector2(-400, -400), Vector2(-399, -399)]),
+		PoolVector2Array([Vector2(4, 4), Vector2(4, 4)]), PoolIntArray([1, 2]), 1)
+	var pair = [more[0], more[1]] if more[0] < more[1] else [more[1], more[0]]
+	packed = hash_node.get_collision_events_packed()
+	_check(Array(packed["started"]) == pair, "the batch pair with layers started: %s" % [packed])
+	_check(hash_node.set_filter_batch(more, PoolIntArray([1, 2]), PoolIntArray([1, 2])), "set_filter_batch")
+	packed = hash_node.get_collision_events_packed()
+	_check(Array(packed["ended"]) == pair, "and ended on a change of masks: %s" % [packed])
+	_check(hash_node.remove_batch(more) and hash_node.remove(a), "the probe's objects removed")
+	a.free()
+	hash_node.disconnect("collision_started", self, "_on_collision")
+	hash_node.disconnect("collision_ended", self, "_on_collision")
+
+
+func _on_collision(a, b, kind):
+	if typeof(a) == TYPE_OBJECT or typeof(b) == TYPE_OBJECT:
+		events.append([kind, a, b])
 
 
 func _probe_bad_input():
