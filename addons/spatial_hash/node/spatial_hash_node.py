@@ -234,8 +234,8 @@ class SpatialHashNode:
         """Emit collision_ended(a, b) for every pair that stopped colliding since
         the last call (they parted, changed layers, or one was removed: removals
         are announced at once from then on), then collision_started(a, b) for
-        every pair that began, each once, a the object inserted first when
-        both were added one at a time; returns how many were emitted."""
+        every pair that began, each once, a being the object with the smaller
+        id; returns how many were emitted."""
         self._signalling = True
         began, ended = self._timed_pairs(self._grid.pair_events)
         for a, b in ended:
