@@ -63,6 +63,9 @@ include "cell_lists.pxi"
 include "uniform.pxi"
 include "hierarchical.pxi"
 
+# The mask with every layer: the default mask of objects and queries.
+ALL_LAYERS = EVERY_LAYER
+
 # Bytes per struct whose size the layout is designed around, so that a test can
 # hold them to it: a change that makes a Body spill past one cache line, or a
 # packed Shape or CellRange grow, fails there instead of only slowing the hot loops.

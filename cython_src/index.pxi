@@ -354,7 +354,7 @@ cdef class SpatialIndex:
         """Set q's kind and mask (every query starts here)."""
         q.kind = kind
         q.layers = layers
-        q.check_layers = layers != ALL_LAYERS or self.n_filtered > 0
+        q.check_layers = layers != EVERY_LAYER or self.n_filtered > 0
 
     cdef inline bint _accept(self, const Query* q, int32_t i) noexcept nogil:
         cdef const Body* b = &self.body[i]
@@ -796,11 +796,11 @@ cdef class SpatialIndex:
         cdef double reach = self.nearby_reach if self.nearby_reach > 0.0 else self._search_start()
         cdef double pad
         cdef Py_ssize_t j, n, found, m
-        cdef bint everything, check = layers != ALL_LAYERS or self.n_filtered > 0
+        cdef bint everything, check = layers != EVERY_LAYER or self.n_filtered > 0
         cdef int32_t i
         if k == 0 or self.n_live == 0:
             return 0
-        self._aim(&q, Q_CELLS, ALL_LAYERS)
+        self._aim(&q, Q_CELLS, EVERY_LAYER)
         q.check_layers = False      # every object counts towards "the square holds them all"
         while True:
             if reach > limit:
@@ -1541,7 +1541,7 @@ cdef class SpatialIndex:
                              layers, masks):
         cdef Py_ssize_t placed, n = rows.shape[0]
         cdef const uint32_t[::1] layer_v = as_bits(layers, n, DEFAULT_LAYER, "layers")
-        cdef const uint32_t[::1] mask_v = as_bits(masks, n, ALL_LAYERS, "masks")
+        cdef const uint32_t[::1] mask_v = as_bits(masks, n, EVERY_LAYER, "masks")
         ids = self._new_ids(n, handles)
         cdef const int64_t[::1] idv = ids
         with nogil:
@@ -1633,7 +1633,7 @@ cdef class SpatialIndex:
         cdef const int64_t[::1] idv = as_ids(ids)
         cdef Py_ssize_t k, n = idv.shape[0]
         cdef const uint32_t[::1] layer_v = as_bits(layers, n, DEFAULT_LAYER, "layers")
-        cdef const uint32_t[::1] mask_v = as_bits(masks, n, ALL_LAYERS, "masks")
+        cdef const uint32_t[::1] mask_v = as_bits(masks, n, EVERY_LAYER, "masks")
         cdef Filter f
         self._claim()
         try:

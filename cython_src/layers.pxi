@@ -9,7 +9,7 @@ ctypedef struct Filter:
 
 cdef enum:
     DEFAULT_LAYER = 1
-cdef uint32_t ALL_LAYERS = 0xFFFFFFFF
+cdef uint32_t EVERY_LAYER = 0xFFFFFFFF
 
 
 cdef inline bint filters_pass(const Filter* a, const Filter* b) noexcept nogil:
@@ -17,7 +17,7 @@ cdef inline bint filters_pass(const Filter* a, const Filter* b) noexcept nogil:
 
 
 cdef inline bint is_default_filter(const Filter* f) noexcept nogil:
-    return f.layer == DEFAULT_LAYER and f.mask == ALL_LAYERS
+    return f.layer == DEFAULT_LAYER and f.mask == EVERY_LAYER
 
 
 cdef uint32_t check_bits(object value, str name) except? 0:
@@ -47,7 +47,7 @@ cdef object as_bits(object values, Py_ssize_t n, uint32_t default, str name):
     return np.ascontiguousarray(arr, dtype=np.uint32)
 
 
-cdef Filter DEFAULT_FILTER = Filter(DEFAULT_LAYER, ALL_LAYERS)
+cdef Filter DEFAULT_FILTER = Filter(DEFAULT_LAYER, EVERY_LAYER)
 
 
 cdef inline void default_filters(Filter* f, Py_ssize_t n) noexcept nogil:

@@ -415,7 +415,7 @@ cdef class UniformGrid(_CellLists):
         kept = self.found.n
         # Large objects: test each against what shares its cells, and against the
         # large objects after it on the list.
-        self._aim(&q, Q_CELLS, ALL_LAYERS)
+        self._aim(&q, Q_CELLS, EVERY_LAYER)
         q.check_layers = False      # the pair rule is tested per pair below
         for li in range(self.n_large):
             big = self.large[li]

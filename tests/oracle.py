@@ -3,7 +3,7 @@ exact overlaps, and the GDScript original's cell arithmetic for cell-based candi
 import math
 
 from spatial_hash import BruteForce
-from spatial_hash.brute_force import ALL_LAYERS
+from spatial_hash._core import ALL_LAYERS
 
 
 def cell_range(box, cell_size, origin):

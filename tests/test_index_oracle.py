@@ -9,7 +9,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from oracle import Oracle, ranges_meet, same_pairs
 from spatial_hash import HierarchicalSpatialHash, OptimizedSpatialHash
-from spatial_hash.brute_force import ALL_LAYERS, filters_pass
+from spatial_hash._core import ALL_LAYERS
+from spatial_hash.brute_force import filters_pass
 
 KEYS = st.integers(0, 11)
 # Coordinates and lengths are drawn in cells and scaled by the cell size, mixing

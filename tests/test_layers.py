@@ -6,7 +6,7 @@ import pytest
 
 from oracle import same_pairs
 from spatial_hash import BruteForce, HierarchicalGrid, UniformGrid
-from spatial_hash.brute_force import ALL_LAYERS
+from spatial_hash._core import ALL_LAYERS
 
 GRIDS = [lambda: UniformGrid(4.0), lambda: UniformGrid(1.0, large_threshold=1),
          lambda: HierarchicalGrid(), lambda: HierarchicalGrid(threads=2)]

@@ -17,6 +17,8 @@ from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import numpy.typing as npt
 
+# The mask with every layer (0xFFFFFFFF): the default mask of objects and queries.
+ALL_LAYERS: int
 # The keys of stats(), in order, the same for both grids.
 STATS_KEYS: Tuple[str, ...]
 # Bytes per struct the core's memory layout is designed around (Body, Shape,

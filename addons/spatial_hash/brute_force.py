@@ -7,9 +7,8 @@ bit of the other's layer; a query's mask takes the objects on its layers).
 """
 import math
 
-from spatial_hash._core import read_rect, read_vec2
+from spatial_hash._core import ALL_LAYERS, read_rect, read_vec2
 
-ALL_LAYERS = 0xFFFFFFFF
 DEFAULT_FILTER = (1, ALL_LAYERS)
 
 

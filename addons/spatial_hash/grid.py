@@ -13,10 +13,8 @@ query takes a `mask` and returns only the objects on one of its layers.
 import math
 import warnings
 
-from spatial_hash._core import HierarchicalGrid, UniformGrid, read_rect, read_vec2
+from spatial_hash._core import ALL_LAYERS, HierarchicalGrid, UniformGrid, read_rect, read_vec2
 from spatial_hash.registry import ObjectRegistry
-
-ALL_LAYERS = 0xFFFFFFFF
 
 
 class _ObjectIndex:

@@ -1,9 +1,8 @@
 """The GDScript-facing methods of the SpatialHash2D node."""
 import math
 
-from spatial_hash._core import HierarchicalGrid
+from spatial_hash._core import ALL_LAYERS, HierarchicalGrid
 from spatial_hash.node import debug
-from spatial_hash.grid import ALL_LAYERS
 from spatial_hash.node.arguments import (finite, flag, int_ids, layer_rows, number, read_bounds,
                                          read_point, read_size, rect_rows)
 from spatial_hash.node.calls import gdcall, report_to_stderr, timed
