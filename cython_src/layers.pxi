@@ -21,12 +21,18 @@ cdef inline bint is_default_filter(const Filter* f) noexcept nogil:
 
 
 cdef uint32_t check_bits(object value, str name) except? 0:
-    """A layer or mask from Python: an int from 0 to 2**32 - 1."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be an int from 0 to 2**32 - 1, got {value!r}")
-    if not 0 <= value <= 0xFFFFFFFF:
+    """A layer or mask from Python: an int from 0 to 2**32 - 1. Every query
+    takes one, so an int is read in C, without Python comparisons."""
+    cdef int64_t bits = -1
+    if type(value) is int or isinstance(value, np.integer):      # not bool: its type is not int
+        try:
+            bits = value
+        except OverflowError:
+            pass
+        if 0 <= bits <= 0xFFFFFFFF:
+            return <uint32_t>bits
         raise ValueError(f"{name} must be an int from 0 to 2**32 - 1, got {int(value)!r}")
-    return <uint32_t>value
+    raise ValueError(f"{name} must be an int from 0 to 2**32 - 1, got {value!r}")
 
 
 cdef object as_bits(object values, Py_ssize_t n, uint32_t default, str name):
