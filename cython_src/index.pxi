@@ -796,12 +796,13 @@ cdef class SpatialIndex:
         cdef double reach = self.nearby_reach if self.nearby_reach > 0.0 else self._search_start()
         cdef double pad
         cdef Py_ssize_t j, n, found, m
-        cdef bint everything, check = layers != EVERY_LAYER or self.n_filtered > 0
+        cdef bint everything, check
         cdef int32_t i
         if k == 0 or self.n_live == 0:
             return 0
-        self._aim(&q, Q_CELLS, EVERY_LAYER)
-        q.check_layers = False      # every object counts towards "the square holds them all"
+        self._aim(&q, Q_CELLS, layers)
+        check = q.check_layers      # tested below: every object counts towards
+        q.check_layers = False      # "the square holds them all"
         while True:
             if reach > limit:
                 reach = limit
