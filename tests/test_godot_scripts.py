@@ -14,7 +14,7 @@ import types
 
 import pytest
 
-from spatial_hash.node import GDSCRIPT_METHODS, SETTINGS
+from spatial_hash.node import GDSCRIPT_METHODS, SETTINGS, SIGNALS
 
 ADDON = pathlib.Path(__file__).resolve().parent.parent / "addons" / "spatial_hash"
 API = sorted(GDSCRIPT_METHODS)
@@ -473,6 +473,9 @@ def test_scripts_forward_exactly_the_api_with_any_arguments(monkeypatch, engine)
     forwarded = sorted(name for name, member in vars(module.SpatialHash2D).items()
                        if inspect.isfunction(member) and not name.startswith("_"))
     assert forwarded == sorted(API + (["call", "callv"] if engine == 4 else []))
+    declared = sorted(name for name, member in vars(module.SpatialHash2D).items()
+                      if isinstance(member, (Godot3SignalField, Godot4Signal)))
+    assert declared == sorted(SIGNALS)
     for name in API:         # *args only: the node, not the plugin, checks the count
         params = list(inspect.signature(getattr(module.SpatialHash2D, name)).parameters.values())
         assert [p.kind for p in params] == [inspect.Parameter.POSITIONAL_OR_KEYWORD,
