@@ -103,6 +103,35 @@ def test_godot4_install_targets_the_extension_site_packages(tmp_path, monkeypatc
         ["godot4", "godot4/spatial_hash_2d.py", "plugin.cfg", "plugin.gd"]
 
 
+def py4godot_project(root):
+    project = root / "game_p4"
+    home = project / "addons" / "py4godot" / "cpython-3.14.10-linux64" / "python"
+    (home / "lib" / "python3.14" / "site-packages").mkdir(parents=True)
+    (home / "bin").mkdir()
+    (home / "bin" / "python3").write_text("")
+    (project / "addons" / "py4godot" / "python.gdextension").write_text("")
+    (project / "project.godot").write_text("config_version=5\n")
+    return project, home
+
+
+def test_py4godot_install_targets_its_cpython_site_packages(tmp_path):
+    project, home = py4godot_project(tmp_path)
+    python = PluginPython(version="3.14", numpy=False)
+    plugin = install_godot.install(str(project), run=python, log=lambda m: None)
+    site = home / "lib" / "python3.14" / "site-packages"
+    assert plugin.name == "py4godot" and plugin.python == str(home / "bin" / "python3")
+    assert plugin.site_packages == str(site) and (site / ".gdignore").exists()
+    commands = [" ".join(c) for c in python.commands]
+    assert any(f"--target {site} --upgrade numpy>=1.20" in c for c in commands)
+    assert f"--force-reinstall --target {site} --upgrade" in commands[-2]
+    addon = project / "addons" / "spatial_hash"
+    assert sorted(p.relative_to(addon).as_posix() for p in addon.rglob("*")) == \
+        ["py4godot", "py4godot/spatial_hash_2d.py"]
+    with pytest.raises(install_godot.Refused, match="embeds 3.14"):
+        install_godot.install(str(project), python="/usr/bin/python3.12",
+                              run=PluginPython(version="3.12"), log=lambda m: None)
+
+
 @pytest.mark.parametrize("layout,python,message", [
     (None, None, "not a Godot project"),
     ("bare", None, "no Python plugin found"),

@@ -3,9 +3,9 @@ found there. Run it from a checkout of this repository:
 
     python3 addons/spatial_hash/tools/install_godot.py path/to/project [--python PYTHON]
 
-It finds the plugin (pythonscript for Godot 3, godot-python-extension for
-Godot 4), makes sure the plugin's Python has pip, builds the compiled core for
-that Python and installs the package and numpy where that plugin imports from,
+It finds the plugin (pythonscript for Godot 3, py4godot or
+godot-python-extension for Godot 4), makes sure the plugin's Python has pip,
+builds the compiled core for that Python and installs the package and numpy where that plugin imports from,
 copies the engine-facing files (the node script, and for Godot 4 the editor
 plugin) into `res://addons/spatial_hash/`, writes what each plugin needs into
 the project, and finishes by importing the core with the plugin's Python.
@@ -42,8 +42,8 @@ class Plugin:
     """What the installer needs to know of the plugin found in a project."""
 
     def __init__(self, name, engine_folder, python, site_packages, version=None):
-        self.name = name                      # "pythonscript" or "godot-python-extension"
-        self.engine_folder = engine_folder    # the addon's godot3/ or godot4/
+        self.name = name                      # "pythonscript", "py4godot" or "godot-python-extension"
+        self.engine_folder = engine_folder    # the addon's godot3/, py4godot/ or godot4/
         self.python = python                  # the interpreter to build and install with
         self.site_packages = site_packages    # None: the interpreter's own site-packages
         self.version = version                # (major, minor) the plugin embeds, if known
@@ -60,6 +60,20 @@ def find_plugin(project, python=None):
             raise Refused("pythonscript.gdnlib is there but not its embedded Python "
                           "(addons/pythonscript/<platform>/bin/python3): unpack the whole release")
         return Plugin("pythonscript", "godot3", python or found[0], None)
+    if os.path.isfile(os.path.join(project, "addons", "py4godot", "python.gdextension")):
+        # Its CPython: addons/py4godot/cpython-<version>-<platform>/python, whose
+        # own site-packages the plugin puts on sys.path itself.
+        found = sorted(glob.glob(os.path.join(project, "addons", "py4godot", "cpython-*",
+                                              "python", "lib", "python3.*", "site-packages")))
+        if not found:
+            raise Refused("addons/py4godot is there but not its CPython (cpython-<version>-"
+                          "<platform>/python/lib/python3.X/site-packages): unpack the whole release")
+        site = found[0]
+        home = os.path.dirname(os.path.dirname(os.path.dirname(site)))
+        lib = os.path.basename(os.path.dirname(site))            # python3.X
+        version = tuple(int(v) for v in lib[len("python"):].split("."))
+        return Plugin("py4godot", "py4godot", python or os.path.join(home, "bin", "python3"),
+                      site, version)
     if glob.glob(os.path.join(project, "*.gdextension")):
         found = sorted(glob.glob(os.path.join(project, "bin", "*", "python3.*")))
         found = [path for path in found if os.path.isdir(path)]
@@ -76,8 +90,8 @@ def find_plugin(project, python=None):
                           f"as --python")
         return Plugin("godot-python-extension", "godot4", python,
                       os.path.join(folder, "site-packages"), version)
-    raise Refused(f"no Python plugin found in {project}: install pythonscript (Godot 3) or "
-                  f"godot-python-extension (Godot 4) into it first")
+    raise Refused(f"no Python plugin found in {project}: install pythonscript (Godot 3), "
+                  f"py4godot or godot-python-extension (Godot 4) into it first")
 
 
 def check_python(plugin, run):
@@ -142,7 +156,7 @@ def copy_addon(project, plugin):
     shutil.copytree(os.path.join(ADDON, plugin.engine_folder),
                     os.path.join(target, plugin.engine_folder),
                     ignore=shutil.ignore_patterns("__pycache__"))
-    if plugin.engine_folder == "godot4":       # the editor plugin is Godot 4 only
+    if plugin.engine_folder == "godot4":       # the editor plugin loads the godot4 script
         for name in ("plugin.cfg", "plugin.gd"):
             shutil.copy2(os.path.join(ADDON, name), target)
 
