@@ -12,7 +12,8 @@ code below looks the way it does:
   values.
 - Packed arguments are read through their memory, which is the argument's own
   copy and freed after the call: numpy copies it at once. PackedVector2Array
-  has no memory view of its own: its bytes (`to_byte_array()`) do.
+  has no memory view of its own: its bytes (`to_byte_array()`) do. The memory
+  view of an empty packed array crashes the engine: empty ones are not read.
 - A signal's name is read from the text of the line that declares it.
 """
 try:
@@ -41,10 +42,14 @@ if gdclass is not None:
 
     def from_godot(value):
         if isinstance(value, PackedVector2Array):
+            if not value.size():
+                return np.empty((0, 2), dtype=np.float32)
             raw = value.to_byte_array()     # kept while its memory is read
             return np.frombuffer(raw.get_memory_view(), dtype=np.float32).reshape(-1, 2).copy()
         dtype = PACKED.get(type(value))
         if dtype is not None:
+            if not value.size():
+                return np.empty(0, dtype=dtype)
             return np.frombuffer(value.get_memory_view(), dtype=dtype).copy()
         if isinstance(value, Array):
             return [from_godot(value[k]) for k in range(value.size())]
