@@ -26,9 +26,6 @@ class P4Callable(Callable):
     def new2(target, method):
         return P4Callable(target, method)
 
-    def bind(self, *binds):
-        return P4Callable(self.target, self.method, self.binds + binds)
-
 
 class P4Array:
     """py4godot's Array: new0() and append; read by index up to size()."""
