@@ -395,20 +395,24 @@ cdef class UniformGrid(_CellLists):
                         shape_box(shape, &box)
                         r = &self.packed_range[u]
                         own = self._own_filter(L, u)
-                        failed |= test_meeting_run(shape, &box, r, L.packed_id[u], own, L,
-                                                   self.packed_range, u + 1, end, &self.found,
-                                                   keep_all, &checks, &cell_pairs)
-                        for y in range(r.y0, <int64_t>r.y1 + 1):
-                            if y == r.y0:
-                                if r.x1 == r.x0:
-                                    continue
-                                n_runs = row_runs(L, (y & L.mask) << L.wbits, r.x0 + 1, r.x1, runs)
-                            else:
-                                n_runs = row_runs(L, (y & L.mask) << L.wbits, r.x0 - self.span_x, r.x1, runs)
+                        # Its first row: the rest of its home cell and the cells right
+                        # of it in its range, one packed run unless the row wraps there.
+                        if r.x1 == r.x0:
+                            runs[1] = end
+                            n_runs = 2
+                        else:
+                            n_runs = row_runs(L, (r.y0 & L.mask) << L.wbits, r.x0, r.x1, runs)
+                        runs[0] = u + 1
+                        y = r.y0
+                        while True:
                             for k in range(0, n_runs, 2):
                                 failed |= test_meeting_run(shape, &box, r, L.packed_id[u], own, L,
                                                            self.packed_range, runs[k], runs[k + 1],
                                                            &self.found, keep_all, &checks, &cell_pairs)
+                            if y == r.y1:
+                                break
+                            y += 1
+                            n_runs = row_runs(L, (y & L.mask) << L.wbits, r.x0 - self.span_x, r.x1, runs)
                         if failed:
                             return -1
                     nth += 1
