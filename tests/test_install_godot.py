@@ -4,6 +4,7 @@ which build the core for the plugin's Python, were run in real engines)."""
 import importlib.util
 import os
 import pathlib
+import re
 import subprocess
 
 import pytest
@@ -103,6 +104,23 @@ def test_godot4_install_targets_the_extension_site_packages(tmp_path, monkeypatc
         ["godot4", "godot4/spatial_hash_2d.py", "plugin.cfg", "plugin.gd"]
 
 
+def test_the_editor_plugin_picks_the_node_script_of_the_projects_python_plugin(tmp_path):
+    """plugin.gd tells a py4godot project by the file the installer found py4godot
+    by, and loads a node script the installed addon holds for either plugin."""
+    text = (TOOL.parent.parent / "plugin.gd").read_text()
+    marker = re.search(r'const PY4GODOT := "res://([^"]+)"', text).group(1)
+    chosen, otherwise = re.search(r'var folder := "(\w+)" if FileAccess.file_exists\(PY4GODOT\) '
+                                  r'else "(\w+)"', text).groups()
+    assert '"res://addons/spatial_hash/%s/spatial_hash_2d.py" % folder' in text
+    project, _ = py4godot_project(tmp_path)
+    assert (project / marker).is_file()
+    installed = install_godot.install(str(project), run=PluginPython(version="3.14"),
+                                      log=lambda m: None)
+    assert (installed.name, installed.engine_folder) == ("py4godot", chosen)
+    assert (project / "addons" / "spatial_hash" / chosen / "spatial_hash_2d.py").is_file()
+    assert otherwise == "godot4" and (TOOL.parent.parent / otherwise / "spatial_hash_2d.py").is_file()
+
+
 def py4godot_project(root):
     project = root / "game_p4"
     home = project / "addons" / "py4godot" / "cpython-3.14.10-linux64" / "python"
@@ -126,7 +144,7 @@ def test_py4godot_install_targets_its_cpython_site_packages(tmp_path):
     assert f"--force-reinstall --target {site} --upgrade" in commands[-2]
     addon = project / "addons" / "spatial_hash"
     assert sorted(p.relative_to(addon).as_posix() for p in addon.rglob("*")) == \
-        ["py4godot", "py4godot/spatial_hash_2d.py"]
+        ["plugin.cfg", "plugin.gd", "py4godot", "py4godot/spatial_hash_2d.py"]
     with pytest.raises(install_godot.Refused, match="embeds 3.14"):
         install_godot.install(str(project), python="/usr/bin/python3.12",
                               run=PluginPython(version="3.12"), log=lambda m: None)

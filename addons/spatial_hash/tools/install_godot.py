@@ -156,7 +156,7 @@ def copy_addon(project, plugin):
     shutil.copytree(os.path.join(ADDON, plugin.engine_folder),
                     os.path.join(target, plugin.engine_folder),
                     ignore=shutil.ignore_patterns("__pycache__"))
-    if plugin.engine_folder == "godot4":       # the editor plugin loads the godot4 script
+    if plugin.engine_folder != "godot3":       # the Godot 4 editor plugin loads the script
         for name in ("plugin.cfg", "plugin.gd"):
             shutil.copy2(os.path.join(ADDON, name), target)
 
