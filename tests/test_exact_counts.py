@@ -1,7 +1,10 @@
 """Exact expected values: the hierarchical grid's worst-case table, boundaries, large objects."""
+import math
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from oracle import Oracle, same_pairs
 from spatial_hash import (BruteForce, HierarchicalGrid, OptimizedSpatialHash, SpatialHash,
@@ -57,6 +60,34 @@ def test_floor_never_round_at_cell_boundaries():
     assert grid.cell_of(-64.0, -64.0001) == (-1, -2)
     i = grid.insert_rect(0, 0, 64, 64)          # right/bottom edges sit on the boundary
     assert grid.cells_of(i) == (0, 0, 1, 1)
+
+
+def floor_cell(v, origin, cell):
+    """The documented rule, in plain Python floats: floor((v - origin) / cell)."""
+    return math.floor((v - origin) / cell)
+
+
+@settings(max_examples=400, deadline=None)
+@given(cell=st.sampled_from([0.1, 0.3, 1.0 / 3.0, 3.0, 7.3, 64.0, 1e-3, 12345.678, 2.0 ** -20]),
+       origin=st.sampled_from([0.0, -5.0, 0.1, 1e6 / 7.0]),
+       k=st.one_of(st.integers(-2 ** 30, 2 ** 30), st.integers(-1000, 1000)),
+       ulps=st.integers(-6, 6), fraction=st.sampled_from([0.0, 0.0, 0.5, 1e-7, 1.0 - 1e-7]))
+def test_cells_follow_the_division_rule_at_and_near_every_boundary(cell, origin, k, ulps, fraction):
+    """Values a few ulps either side of a cell boundary (and inside cells), at
+    every distance up to the cell limit: the cell is floor((v - origin) / cell),
+    and a value past the limit is refused, as the division says."""
+    grid = UniformGrid(cell, origin=(origin, origin))
+    v = origin + (k + fraction) * cell
+    for _ in range(abs(ulps)):
+        v = math.nextafter(v, math.copysign(math.inf, ulps))
+    want = floor_cell(v, origin, cell)
+    if -2 ** 30 <= (v - origin) / cell < 2 ** 30 + 1:
+        assert grid.cell_of(v, v) == (want, want)
+        i = grid.insert_rect(v, v, 0.0, 0.0)
+        assert grid.cells_of(i) == (want, want, want, want)
+    else:
+        with pytest.raises(ValueError, match="too far from the origin"):
+            grid.cell_of(v, origin)
 
 
 def test_origin_offsets_cells():
