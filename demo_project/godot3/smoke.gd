@@ -163,6 +163,13 @@ func _probe_freed_nodes():
 
 
 func _probe_layers_and_events():
+	for name in ["collision_started", "collision_ended"]:
+		_check(hash_node.has_signal(name), "has_signal(\"%s\")" % name)
+		var listed = []
+		for signal_info in hash_node.get_signal_list():
+			if signal_info["name"] == name:
+				listed.append(signal_info)
+		_check(listed.size() == 1, "get_signal_list() lists %s: %s" % [name, listed])
 	hash_node.connect("collision_started", self, "_on_collision", ["started"])
 	hash_node.connect("collision_ended", self, "_on_collision", ["ended"])
 	var a = _child("LA", Vector2(-300, -300))
