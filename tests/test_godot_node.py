@@ -500,7 +500,7 @@ def test_caller_arrays_are_never_modified():
 
 class TreeNode(GodotObject):
     """A node that can leave the tree; touching it after it is freed crashes the
-    engine (both plugins segfault converting a freed object)."""
+    engine (every plugin segfaults converting a freed object)."""
 
     def __init__(self, instance_id):
         super().__init__(instance_id)

@@ -1,4 +1,4 @@
-"""install_godot.py against project folders shaped like the two plugins' real
+"""install_godot.py against project folders shaped like the three plugins' real
 layouts, with the plugin's Python replaced by a recorder (the real installs,
 which build the core for the plugin's Python, were run in real engines)."""
 import importlib.util
