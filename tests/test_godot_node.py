@@ -193,6 +193,42 @@ def test_batch_paths_accept_packed_array_shapes_and_match_per_object():
         assert errors == []
 
 
+def test_batches_of_every_float_layout_and_size_reuse_no_stale_rows():
+    """The node writes each batch's rows over the last batch's: frames of moves
+    with float32 (what the engines hand over), float64 and strided arrays, of
+    changing lengths, each match the oracle, and the caller's arrays stay as
+    they were."""
+    rng = np.random.default_rng(7)
+    node, errors = new_node(cell_size=16.0)
+    oracle = Oracle(16.0)
+    boxes = {}
+    for step, (count, layout) in enumerate([(40, "float32"), (25, "strided"), (200, "float64"),
+                                            (120, "float32"), (60, "strided"), (150, "float64")]):
+        xy = rng.uniform(0, 200, (count, 2))
+        wh = rng.uniform(1, 10, (count, 2))
+        if layout == "float32":
+            positions, sizes = xy.astype(np.float32), wh.astype(np.float32)
+        elif layout == "float64":
+            positions, sizes = xy.copy(), wh.copy()
+        else:
+            positions, sizes = np.repeat(xy, 2, axis=0)[::2], np.repeat(wh, 2, axis=0)[::2]
+        before = positions.copy(), sizes.copy()
+        if step % 2 == 0:
+            ids = node.insert_batch(positions, sizes).tolist()
+        else:
+            ids = rng.choice(sorted(boxes), size=count, replace=False).tolist()
+            assert node.update_batch(np.array(ids, dtype=np.int32), positions, sizes)
+        for i, p, s in zip(ids, positions.astype(np.float64), sizes.astype(np.float64)):
+            boxes[i] = (*p, *s)
+            if i in oracle:
+                oracle.remove(i)
+            oracle.insert(i, boxes[i])
+        assert np.array_equal(positions, before[0]) and np.array_equal(sizes, before[1])
+        flat = node.get_collision_pairs_packed().tolist()
+        assert same_pairs(list(zip(flat[0::2], flat[1::2])), oracle.pairs())
+    assert errors == []
+
+
 def test_objects_added_one_at_a_time_can_be_removed_by_id():
     node, errors = new_node()
     node.insert(GodotObject(9), (0, 0), (1, 1))

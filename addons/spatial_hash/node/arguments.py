@@ -101,19 +101,31 @@ def layer_rows(values, name):
     return values
 
 
-def rect_rows(positions, sizes):
+def _as_pairs(values):
+    """(n, 2) float rows as n complex numbers, a view when they are C-contiguous
+    float32 or float64 (what the engine scripts hand over), a float64 copy if not."""
+    if values.flags.c_contiguous and values.dtype in (np.float32, np.float64):
+        return values.view(np.complex64 if values.dtype == np.float32 else np.complex128)[:, 0]
+    return np.ascontiguousarray(values, dtype=np.float64).view(np.complex128)[:, 0]
+
+
+def rect_rows(positions, sizes, memory=None):
     """(n, 4) float64 rows of x, y, w, h from position and size arrays of one
     length: finite, sizes >= 0. One pass over the rows when they are good (the
-    batch path of a 10,000-object frame); the bad row is looked for only if not."""
+    batch path of a 10,000-object frame); the bad row is looked for only if not.
+    The rows are written into `memory`, a C-contiguous float64 array of rows of
+    4, if it has n rows or more (they are then a view of it), else into a new
+    array: a caller that keeps it for its next batch allocates nothing."""
     xy, wh = vec2_rows(positions, "positions"), vec2_rows(sizes, "sizes")
     if len(xy) != len(wh):
         raise ValueError(f"{len(xy)} positions but {len(wh)} sizes")
-    rows = np.empty((len(xy), 4))
-    # Copied as one 16-byte element per (x, y) pair: numpy's copy of a float
-    # column pair into every other slot is several times slower.
+    rows = memory[:len(xy)] if memory is not None and len(memory) >= len(xy) \
+        else np.empty((len(xy), 4))
+    # Copied as one complex element per (x, y) pair, converted on the way: numpy's
+    # copy of a float column pair into every other slot is several times slower.
     pairs = rows.view(np.complex128)
-    pairs[:, 0] = np.ascontiguousarray(xy, dtype=np.float64).view(np.complex128)[:, 0]
-    pairs[:, 1] = np.ascontiguousarray(wh, dtype=np.float64).view(np.complex128)[:, 0]
+    pairs[:, 0] = _as_pairs(xy)
+    pairs[:, 1] = _as_pairs(wh)
     if np.isfinite(rows).all() and (wh >= 0.0).all():
         return rows
     for name, values, least in (("positions", xy, None), ("sizes", wh, 0.0)):

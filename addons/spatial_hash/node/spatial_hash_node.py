@@ -31,6 +31,15 @@ class SpatialHashNode:
         self.settings = dict(SETTINGS, cell_size=float(cell_size),
                              large_object_threshold=large_threshold, hierarchical=hierarchical)
         self._grid = make_grid(*(self.settings[k] for k in INDEX_SETTINGS))
+        # The last batch's rows, written over by the next: a frame's 320 KB of
+        # fresh pages cost more than the rest of the node's share of it.
+        self._row_memory = None
+
+    def _rect_rows(self, positions, sizes):
+        rows = rect_rows(positions, sizes, self._row_memory)
+        if rows.base is None:
+            self._row_memory = rows
+        return rows
 
     def _fail(self, message, default):
         self.last_error = "SpatialHash2D." + message
@@ -292,7 +301,7 @@ class SpatialHashNode:
         collision layers `layers` looking for `masks` (n ints each, or one for
         all); returns their ids, which the other batch methods and
         get_collision_pairs_packed use."""
-        return self._grid.insert_rects(rect_rows(positions, sizes), None,
+        return self._grid.insert_rects(self._rect_rows(positions, sizes), None,
                                        layer_rows(layers, "layers"), layer_rows(masks, "masks"))
 
     @gdcall(False)
@@ -304,7 +313,7 @@ class SpatialHashNode:
     @gdcall(False)
     def update_batch(self, ids, positions, sizes):
         """Move the objects `ids` to new boxes; all rows are checked before any moves."""
-        rows = rect_rows(positions, sizes)
+        rows = self._rect_rows(positions, sizes)
         ids = int_ids(ids)
         self._timed_update(lambda: self._grid.update_rects(ids, rows))
         return True
