@@ -2,6 +2,7 @@
 import math
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -79,7 +80,7 @@ def test_cells_follow_the_division_rule_at_and_near_every_boundary(cell, origin,
     grid = UniformGrid(cell, origin=(origin, origin))
     v = origin + (k + fraction) * cell
     for _ in range(abs(ulps)):
-        v = math.nextafter(v, math.copysign(math.inf, ulps))
+        v = float(np.nextafter(v, math.copysign(math.inf, ulps)))   # math.nextafter: 3.9+
     want = floor_cell(v, origin, cell)
     if -2 ** 30 <= (v - origin) / cell < 2 ** 30 + 1:
         assert grid.cell_of(v, v) == (want, want)
