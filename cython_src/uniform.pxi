@@ -42,6 +42,10 @@ cdef inline int test_meeting_run(const Shape* shape, const Box* box, const CellR
     cdef Py_ssize_t kept, meeting = 0, cells_shared = 0
     cdef int32_t* pairs
     cdef bint meet, tested
+    # A local copy: the pairs written below are int32 too, so the compiler
+    # would otherwise read the range from memory again after every write.
+    cdef CellRange own_cells = cells[0]
+    cells = &own_cells
     if v >= end:
         return 0
     if pair_room(found, end - v) < 0:
