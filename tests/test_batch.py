@@ -481,3 +481,43 @@ def test_ray_benchmark_checks_every_method_against_numpy():
     hits, fractions = rays.numpy_first_hits(boxes, segments)
     assert hits.tolist() == [1, -1, 1] and fractions.tolist() == [0.2, math.inf, 0.0]
     assert rays.shapely_first_fractions(boxes, segments[:2]).tolist() == [0.2, math.inf]
+
+
+def test_threads_are_timed_against_one_thread_with_frames_in_turn(monkeypatch):
+    """Each method runs on its own copy of the scene, one frame of each in turn
+    with the order alternating, for at least the frames asked; both end on the
+    same frame, so their pairs can be compared, and a disagreement is reported."""
+    from spatial_hash.bench import peers, scenes, threads
+    calls = []
+
+    class First(peers.HierarchicalBatchAPI):
+        def frame(self, scene):
+            calls.append("first")
+            return super().frame(scene)
+
+    class Second(peers.HierarchicalBatchAPI):
+        def frame(self, scene):
+            calls.append("second")
+            return super().frame(scene)
+
+    (a, b), (pairs_a, pairs_b) = threads.interleaved_frames(
+        scenes.uniform(400), (First, Second), frames=4, min_seconds=0.0)
+    assert len(a) == len(b) == 4
+    # the warm-up frames, then one of each in turn, the order alternating
+    assert calls == ["first", "second"] + ["first", "second", "second", "first"] * 2
+    assert len(pairs_a) > 0 and (pairs_a == pairs_b).all()
+
+    records = threads.thread_costs({"uniform": [400], "bullets": [300]}, frames=3, load="idle",
+                                   min_seconds=0.0)
+    if peers.THREADS < 2:
+        assert records == []
+        return
+    assert [(r["scene"], r["n"], r["load"], r["frames"]) for r in records] == [
+        ("uniform", 400, "idle", 3), ("bullets", 300, "idle", 3)]
+    assert all(r["pairs_agree"] and r["ratio"] == r["threads_ms"] / r["one_thread_ms"] for r in records)
+
+    class Wrong(peers.ThreadedHierarchicalBatchAPI):
+        def frame(self, scene):
+            return super().frame(scene)[:-1]
+    monkeypatch.setattr(threads, "PAIRED", (peers.HierarchicalBatchAPI, Wrong))
+    assert [r["pairs_agree"] for r in threads.thread_costs({"uniform": [400]}, 2, "idle", 0.0)] == [False]

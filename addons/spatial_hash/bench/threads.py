@@ -1,0 +1,67 @@
+"""Threads never hurt: the hierarchical grid on THREADS threads against the same
+grid on one, on every benchmark scene, their frames taken in turn.
+
+One frame of each, the order alternating, so that both see the machine as it is
+at that moment. Timed one after the other, the two would also measure how the
+machine's speed drifted in between, which on a shared virtual machine can be
+more than the difference being measured. Small scenes get as many frames as fit
+in `min_seconds`: a best of a few sub-millisecond frames is noise.
+"""
+import statistics
+import time
+
+from spatial_hash.bench import peers, scenes
+
+# Per scene and load: small scenes keep taking frames until this much time has passed.
+MIN_SECONDS = 0.3
+PAIRED = (peers.HierarchicalBatchAPI, peers.ThreadedHierarchicalBatchAPI)
+
+
+def interleaved_frames(scene, methods, frames, min_seconds):
+    """ms per frame of each method on its own copy of `scene`, after one warm-up
+    frame each: at least `frames` frames each and at least `min_seconds` in all,
+    one frame of each method in turn (first one order, then the other). Also
+    each method's pairs on the last frame, in canonical form."""
+    runs = []
+    for method_cls in methods:
+        own = scene.copy()
+        method = method_cls()
+        method.setup(own)
+        own.step()
+        method.frame(own)
+        runs.append((own, method, []))
+    results = [None] * len(runs)
+    taken = 0
+    started = time.perf_counter()
+    while taken < frames or time.perf_counter() - started < min_seconds:
+        order = range(len(runs)) if taken % 2 == 0 else reversed(range(len(runs)))
+        for k in order:
+            own, method, times = runs[k]
+            start = time.perf_counter()
+            own.step()
+            results[k] = method.frame(own)
+            times.append(1e3 * (time.perf_counter() - start))
+        taken += 1
+    return [times for _, _, times in runs], [m.canonical(r) for (_, m, _), r in zip(runs, results)]
+
+
+def thread_costs(sizes, frames, load, min_seconds=MIN_SECONDS):
+    """One record per scene and N of `sizes` ({scene: [N, ...]}): the best and
+    median ms per frame of one thread and of THREADS threads (interleaved_frames),
+    the ratio of the bests, and whether both reported the same pairs; each marked
+    with `load`. No records on a one-core machine (no threaded method)."""
+    if peers.THREADS < 2:
+        return []
+    records = []
+    for name, ns in sizes.items():
+        for n in ns:
+            (one, many), (pairs_one, pairs_many) = interleaved_frames(
+                scenes.SCENES[name](n), PAIRED, frames, min_seconds)
+            records.append({
+                "scene": name, "n": n, "load": load, "frames": len(one),
+                "one_thread_ms": min(one), "threads_ms": min(many),
+                "one_thread_median_ms": statistics.median(one),
+                "threads_median_ms": statistics.median(many),
+                "ratio": min(many) / min(one),
+                "pairs_agree": bool(len(pairs_one) == len(pairs_many) and (pairs_one == pairs_many).all())})
+    return records
