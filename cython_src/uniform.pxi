@@ -335,6 +335,14 @@ cdef class UniformGrid(_CellLists):
             elif q.kind == Q_SWEPT:
                 self._walk_swept_homes(q, x0, cells.x1, y0, cells.y1)
             else:
+                # The window's lists start scattered in memory: ask for all their
+                # first objects at once, then walk them.
+                for cy in range(y0, y0 + rows):
+                    for cx in range(x0, x0 + columns):
+                        i = L.head[wrapped_cell(L, cx, cy)]
+                        if i >= 0:
+                            prefetch(&self.range[i])
+                            prefetch(&self.next[i])
                 for cy in range(y0, y0 + rows):
                     for cx in range(x0, x0 + columns):
                         self._visit_home(q, wrapped_cell(L, cx, cy))
