@@ -46,17 +46,11 @@ def time_method(method_cls, scene, frames):
     """ms per frame for `frames` frames after one warm-up frame, each frame's
     phases as the method splits them (if it does), and the method's pairs on the
     last frame in canonical form."""
-    scene = scene.copy()
-    method = method_cls()
-    method.setup(scene)
-    scene.step()
-    method.frame(scene)
+    method, scene = method_cls.ready(scene)
     times, phases = [], []
     for _ in range(frames):
-        start = time.perf_counter()
-        scene.step()
-        result = method.frame(scene)
-        times.append(1e3 * (time.perf_counter() - start))
+        ms, result = method.timed_frame(scene)
+        times.append(ms)
         split = method.phases()
         if split is not None:
             phases.append(split)

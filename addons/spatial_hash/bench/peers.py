@@ -7,6 +7,7 @@ sorted (k, 2) array of object indices, smaller first, for the cross-check.
 Heavy peers are imported lazily so the addon folder stays importable in Godot.
 """
 import os
+import time
 
 import numpy as np
 
@@ -50,6 +51,24 @@ class Method:
     batch = False        # True for this library's batch API
     max_n = None         # largest N it is run at in the quick benchmark
     max_n_full = None    # ... and with --full
+
+    @classmethod
+    def ready(cls, scene):
+        """(method, scene): a new method set up on its own copy of `scene`, after
+        one untimed warm-up frame."""
+        scene = scene.copy()
+        method = cls()
+        method.setup(scene)
+        scene.step()
+        method.frame(scene)
+        return method, scene
+
+    def timed_frame(self, scene):
+        """(ms, result): step `scene` and run one frame on it, timed together."""
+        start = time.perf_counter()
+        scene.step()
+        result = self.frame(scene)
+        return 1e3 * (time.perf_counter() - start), result
 
     def setup(self, scene):
         pass

@@ -22,27 +22,18 @@ def interleaved_frames(scene, methods, frames, min_seconds):
     frame each: at least `frames` frames each and at least `min_seconds` in all,
     one frame of each method in turn (first one order, then the other). Also
     each method's pairs on the last frame, in canonical form."""
-    runs = []
-    for method_cls in methods:
-        own = scene.copy()
-        method = method_cls()
-        method.setup(own)
-        own.step()
-        method.frame(own)
-        runs.append((own, method, []))
+    runs = [method_cls.ready(scene) for method_cls in methods]
+    times = [[] for _ in runs]
     results = [None] * len(runs)
     taken = 0
     started = time.perf_counter()
     while taken < frames or time.perf_counter() - started < min_seconds:
-        order = range(len(runs)) if taken % 2 == 0 else reversed(range(len(runs)))
-        for k in order:
-            own, method, times = runs[k]
-            start = time.perf_counter()
-            own.step()
-            results[k] = method.frame(own)
-            times.append(1e3 * (time.perf_counter() - start))
+        for k in range(len(runs)) if taken % 2 == 0 else reversed(range(len(runs))):
+            method, own = runs[k]
+            ms, results[k] = method.timed_frame(own)
+            times[k].append(ms)
         taken += 1
-    return [times for _, _, times in runs], [m.canonical(r) for (_, m, _), r in zip(runs, results)]
+    return times, [method.canonical(result) for (method, _), result in zip(runs, results)]
 
 
 def thread_costs(sizes, frames, load, min_seconds=MIN_SECONDS):
