@@ -2,10 +2,12 @@
 grid on one, on every benchmark scene, their frames taken in turn.
 
 One frame of each, the order alternating, so that both see the machine as it is
-at that moment. Timed one after the other, the two would also measure how the
-machine's speed drifted in between, which on a shared virtual machine can be
-more than the difference being measured. Small scenes get as many frames as fit
-in `min_seconds`: a best of a few sub-millisecond frames is noise.
+at that moment, and the figure is the median, over those pairs of frames, of
+one's time over the other's. Timed one after the other, the two would also
+measure how the machine's speed drifted in between, which on a shared virtual
+machine can be more than the difference being measured; and a typical frame is
+what a game feels, where the fastest can hide frames that wait for a core.
+Small scenes get as many frames as fit in `min_seconds`.
 """
 import statistics
 import time
@@ -37,10 +39,13 @@ def interleaved_frames(scene, methods, frames, min_seconds):
 
 
 def thread_costs(sizes, frames, load, min_seconds=MIN_SECONDS):
-    """One record per scene and N of `sizes` ({scene: [N, ...]}): the best and
-    median ms per frame of one thread and of THREADS threads (interleaved_frames),
-    the ratio of the bests, and whether both reported the same pairs; each marked
-    with `load`. No records on a one-core machine (no threaded method)."""
+    """One record per scene and N of `sizes` ({scene: [N, ...]}), marked with
+    `load`: every frame's ms on one thread and on THREADS threads
+    (interleaved_frames), their fastest and median, `ratio` (the median over the
+    pairs of frames taken in turn of the threaded frame's time over the
+    one-thread frame's), `fastest_ratio` (of the fastest frames), and whether
+    both reported the same pairs. No records on a one-core machine (no threaded
+    method)."""
     if peers.THREADS < 2:
         return []
     records = []
@@ -50,9 +55,11 @@ def thread_costs(sizes, frames, load, min_seconds=MIN_SECONDS):
                 scenes.SCENES[name](n), PAIRED, frames, min_seconds)
             records.append({
                 "scene": name, "n": n, "load": load, "frames": len(one),
+                "one_thread_frame_ms": one, "threads_frame_ms": many,
                 "one_thread_ms": min(one), "threads_ms": min(many),
                 "one_thread_median_ms": statistics.median(one),
                 "threads_median_ms": statistics.median(many),
-                "ratio": min(many) / min(one),
+                "ratio": statistics.median(t / o for o, t in zip(one, many)),
+                "fastest_ratio": min(many) / min(one),
                 "pairs_agree": bool(len(pairs_one) == len(pairs_many) and (pairs_one == pairs_many).all())})
     return records
