@@ -483,30 +483,33 @@ def test_ray_benchmark_checks_every_method_against_numpy():
     assert rays.shapely_first_fractions(boxes, segments[:2]).tolist() == [0.2, math.inf]
 
 
-def test_threads_are_timed_against_one_thread_with_frames_in_turn(monkeypatch):
-    """Each method runs on its own copy of the scene, one frame of each in turn
-    with the order alternating, for at least the frames asked; both end on the
-    same frame, so their pairs can be compared, and a disagreement is reported."""
-    from spatial_hash.bench import peers, scenes, threads
+def test_race_takes_one_frame_of_each_method_in_turn():
+    """Each method runs on its own copy of the scene, one frame of each in turn,
+    the first to go moving one place on every frame, for at least the frames
+    asked; all end on the same frame, so their pairs can be compared."""
+    from spatial_hash.bench import peers, scenes
     calls = []
 
-    class First(peers.HierarchicalBatchAPI):
-        def frame(self, scene):
-            calls.append("first")
-            return super().frame(scene)
+    def named(base, name):
+        class Recording(base):
+            def frame(self, scene):
+                calls.append(name)
+                return super().frame(scene)
+        return Recording
 
-    class Second(peers.HierarchicalBatchAPI):
-        def frame(self, scene):
-            calls.append("second")
-            return super().frame(scene)
+    methods = [named(peers.HierarchicalBatchAPI, "a"), named(peers.BatchAPI, "b"),
+               named(peers.KDTree, "c")]
+    times, phases, pairs = peers.race(scenes.uniform(400), methods, frames=4)
+    assert calls == ["a", "b", "c"] + ["a", "b", "c", "b", "c", "a", "c", "a", "b", "a", "b", "c"]
+    assert [len(t) for t in times] == [4, 4, 4] and all(ms > 0 for t in times for ms in t)
+    assert [len(p) for p in phases] == [4, 4, 0]         # cKDTree reports no phases
+    assert len(pairs[0]) > 0 and all((p == pairs[0]).all() for p in pairs)
 
-    (a, b), (pairs_a, pairs_b) = threads.interleaved_frames(
-        scenes.uniform(400), (First, Second), frames=4, min_seconds=0.0)
-    assert len(a) == len(b) == 4
-    # the warm-up frames, then one of each in turn, the order alternating
-    assert calls == ["first", "second"] + ["first", "second", "second", "first"] * 2
-    assert len(pairs_a) > 0 and (pairs_a == pairs_b).all()
 
+def test_threads_are_timed_against_one_thread_with_frames_in_turn(monkeypatch):
+    """A record per scene, its ratio the median of the per-frame ratios, and a
+    disagreement between the two reported."""
+    from spatial_hash.bench import peers, threads
     records = threads.thread_costs({"uniform": [400], "bullets": [300]}, frames=3, load="idle",
                                    min_seconds=0.0)
     if peers.THREADS < 2:

@@ -1,10 +1,11 @@
 """python -m spatial_hash.bench: naive vs hashed broad phase, side by side.
 
 Every method runs on the same scenes for the same frames (move every object,
-bring the index up to date, emit all overlapping pairs). The command checks that
-all methods report the same pairs, prints ms/frame with speed ratios, and writes
-a JSON file and a log-log scaling plot; then it times the threaded hierarchical
-grid against one thread with their frames taken in turn, nearest-object queries
+bring the index up to date, emit all overlapping pairs), the methods of a scene
+one frame each in turn. The command checks that all methods report the same
+pairs, prints ms/frame with speed ratios, and writes a JSON file and a log-log
+scaling plot; then it times the threaded hierarchical grid against one thread
+over more frames, nearest-object queries
 against scipy's cKDTree and ray casts against shapely and numpy, checking that
 they agree. The quick default takes about a minute; --full runs the slow peers
 further and times more frames; --contended times everything again with every
@@ -42,21 +43,6 @@ def progress(text):
 ROUNDS = 3
 
 
-def time_method(method_cls, scene, frames):
-    """ms per frame for `frames` frames after one warm-up frame, each frame's
-    phases as the method splits them (if it does), and the method's pairs on the
-    last frame in canonical form."""
-    method, scene = method_cls.ready(scene)
-    times, phases = [], []
-    for _ in range(frames):
-        ms, result = method.timed_frame(scene)
-        times.append(ms)
-        split = method.phases()
-        if split is not None:
-            phases.append(split)
-    return times, phases, method.canonical(result)
-
-
 def phase_summary(frames):
     """Per phase, its median and fastest ms over the frames, and every frame's."""
     summary = {}
@@ -68,11 +54,13 @@ def phase_summary(frames):
 
 def run(sizes, methods, frames, full, load="idle"):
     """Time every method on every scene for `frames` frames, taken in ROUNDS
-    rounds over the whole plan. A method's figure is its fastest frame, as
-    timeit reports the fastest run: interference from the rest of the machine
-    only ever adds time, and spread over rounds it cannot spoil every frame of
-    one method. The median is kept too, with every frame's time, and the phase
-    split of methods that report one. Every record is marked with `load`."""
+    rounds over the whole plan, the methods of a scene raced frame by frame
+    (peers.race), so that a ratio between two methods compares frames taken at
+    the same moment. A method's figure is its fastest frame, as timeit reports
+    the fastest run: interference from the rest of the machine only ever adds
+    time, and spread over rounds it cannot spoil every frame of one method. The
+    median is kept too, with every frame's time, and the phase split of methods
+    that report one. Every record is marked with `load`."""
     def cap(method):
         return method.max_n_full if full else method.max_n
 
@@ -82,18 +70,21 @@ def run(sizes, methods, frames, full, load="idle"):
     phases = {key: [] for key in counted}
     last_pairs = {}
     made = {}         # each scene is generated once; every run starts from a copy
+    scene_plan = list(dict.fromkeys((name, n) for name, n, _ in counted))
     rounds = min(ROUNDS, frames)
     for r in range(rounds):
         share = frames // rounds + (1 if r < frames % rounds else 0)
-        for step, key in enumerate(counted, 1):
-            name, n, method = key
-            label = f"[round {r + 1}/{rounds}: {step:>2}/{len(counted)}] {name:<9} N={n:>9,} {method.name:<46}"
+        for step, (name, n) in enumerate(scene_plan, 1):
+            keys = [key for key in counted if key[:2] == (name, n)]
             if (name, n) not in made:
                 made[(name, n)] = scenes.SCENES[name](n)
-            frame_times, frame_phases, last_pairs[key] = time_method(method, made[(name, n)], share)
-            times[key] += frame_times
-            phases[key] += frame_phases
-            progress(f"{label} {min(frame_times):10.2f} ms/frame")
+            frame_times, frame_phases, pairs = peers.race(made[(name, n)], [m for _, _, m in keys], share)
+            for key, ms, split, canonical in zip(keys, frame_times, frame_phases, pairs):
+                times[key] += ms
+                phases[key] += split
+                last_pairs[key] = canonical
+            progress(f"[round {r + 1}/{rounds}: {step:>2}/{len(scene_plan)}] {name:<9} N={n:>9,} fastest ms: "
+                     + ", ".join(f"{m.name} {min(ms):.2f}" for (_, _, m), ms in zip(keys, frame_times)))
     records = []
     agreement = []
     for name, n, method in plan:

@@ -301,5 +301,33 @@ class ThreadedHierarchicalBatchAPI(HierarchicalBatchAPI):
     threads = THREADS
 
 
+def race(scene, methods, frames, min_seconds=0.0):
+    """Time `methods` (Method classes) on their own copies of `scene`, after one
+    warm-up frame each: one frame of each in turn, the first to go moving one
+    place on every frame, so that all see the machine as it is at that moment;
+    at least `frames` frames each, and more until `min_seconds` have passed.
+    Returns, per method, every frame's ms, every frame's phases (an empty list
+    for methods that do not report them), and its pairs on the last frame in
+    canonical form."""
+    runs = [method_cls.ready(scene) for method_cls in methods]
+    times = [[] for _ in runs]
+    phases = [[] for _ in runs]
+    results = [None] * len(runs)
+    taken = 0
+    started = time.perf_counter()
+    while taken < frames or time.perf_counter() - started < min_seconds:
+        first = taken % len(runs)
+        for k in list(range(first, len(runs))) + list(range(first)):
+            method, own = runs[k]
+            ms, results[k] = method.timed_frame(own)
+            times[k].append(ms)
+            split = method.phases()
+            if split is not None:
+                phases[k].append(split)
+        taken += 1
+    pairs = [method.canonical(result) for (method, _), result in zip(runs, results)]
+    return times, phases, pairs
+
+
 METHODS = [NaiveAllPairs, KDTree, STRTree, PlainPythonHash, PerObjectAPI, BatchAPI,
            HierarchicalBatchAPI] + ([ThreadedHierarchicalBatchAPI] if THREADS > 1 else [])
