@@ -3,11 +3,12 @@
 
 One module built from one include file per concept: narrow-phase shapes, input
 checks, collision layers, the pair output, the shared index, cells as lists in a wrapped table,
-the uniform grid and the hierarchical grid.
+the uniform grid, the hierarchical grid, and the batch move compiled for each grid.
 """
 from libc.stdlib cimport calloc, malloc, qsort, realloc, free
 from libc.string cimport memcmp, memcpy, memset
 
+cimport cython
 from cython.parallel cimport prange
 from cpython.list cimport PyList_New
 from cpython.object cimport PyObject
@@ -62,6 +63,7 @@ include "index.pxi"
 include "cell_lists.pxi"
 include "uniform.pxi"
 include "hierarchical.pxi"
+include "batch_moves.pxi"
 
 # The mask with every layer: the default mask of objects and queries.
 ALL_LAYERS = EVERY_LAYER

@@ -247,52 +247,6 @@ cdef class _CellLists(SpatialIndex):
         and return -1."""
         return -1
 
-    cdef int _move_rows(self, const int64_t[::1] ids, const double[:, ::1] rows,
-                        const double[::1] radii) noexcept nogil:
-        """Two halves, timed apart: every object _settle takes in takes its new
-        body and notes its new home (on `threads` threads: each row writes only
-        its own object, ids being distinct; the moves); then, in row order,
-        objects whose home changed are relinked and the rest move one by one
-        (the relinks). The result is the same for any thread count."""
-        cdef Py_ssize_t k, n = ids.shape[0], growths = self.growths
-        cdef Rows batch = rows_of(rows, radii)
-        cdef int32_t i, cell
-        cdef Level* L
-        cdef Body b
-        cdef double started = now_ms(), settled
-        if grow_array(<void**>&self.row_state, &self.row_state_cap, n, sizeof(int32_t)) < 0:
-            return -1
-        if self._serial(n):
-            for k in range(n):
-                self.row_state[k] = self._settle_row(<int32_t>ids[k], &batch, k)
-        else:
-            for k in prange(n, num_threads=self.threads, schedule="dynamic", chunksize=PARALLEL_CHUNK):
-                self.row_state[k] = self._settle_row(<int32_t>ids[k], &batch, k)
-        settled = now_ms()
-        for k in range(n):
-            if k + MOVE_LOOKAHEAD < n and self.row_state[k + MOVE_LOOKAHEAD] >= 0:
-                i = <int32_t>ids[k + MOVE_LOOKAHEAD]
-                prefetch(&self._level_of(i).head[self.row_state[k + MOVE_LOOKAHEAD]])
-            i = <int32_t>ids[k]
-            cell = self.row_state[k]
-            if cell >= 0:
-                L = self._level_of(i)
-                if self.growths != growths:
-                    # A table grew under the first half's cells: recompute.
-                    cell = self._home(L, i)
-                self._move_cell(L, i, cell)
-            else:
-                body_of_row(&batch, k, &b)
-                if self._move(i, &b) < 0:
-                    return -1
-        self._phase_times(started, settled)
-        return 0
-
-    cdef inline int32_t _settle_row(self, int32_t i, const Rows* batch, Py_ssize_t k) noexcept nogil:
-        cdef Body b
-        body_of_row(batch, k, &b)
-        return self._settle(i, &b)
-
     cdef int _pack(self, Level* L, int threads) noexcept nogil:
         """Lay the level's bodies and ids out in cell order (on `threads`
         threads), noting where each occupied cell's run starts."""

@@ -95,6 +95,7 @@ cdef inline double farthest(const Box* b) noexcept nogil:
     return m
 
 
+@cython.final
 cdef class HierarchicalGrid(_CellLists):
     """Hierarchical spatial hash grid over integer ids: no cell size to tune.
 
@@ -324,6 +325,10 @@ cdef class HierarchicalGrid(_CellLists):
             self.body[i] = b[0]
             return self._cell_index(L, &b.box)
         return -1
+
+    cdef int _move_rows(self, const int64_t[::1] ids, const double[:, ::1] rows,
+                        const double[::1] radii) noexcept nogil:
+        return move_rows(self, ids, rows, radii)
 
     cdef Level* _level_of(self, int32_t i) noexcept nogil:
         return &self.levels[self.level_of[i]]

@@ -79,6 +79,7 @@ cdef inline int64_t cell_key(int32_t cx, int32_t cy) noexcept nogil:
     return (<int64_t>cx << 32) | <int64_t>(<uint32_t>cy)
 
 
+@cython.final
 cdef class UniformGrid(_CellLists):
     """Uniform spatial hash over integer ids, with a Python handle stored per id.
 
@@ -227,6 +228,10 @@ cdef class UniformGrid(_CellLists):
 
     cdef void _detach(self, int32_t i) noexcept nogil:
         self._unlink(i)
+
+    cdef int _move_rows(self, const int64_t[::1] ids, const double[:, ::1] rows,
+                        const double[::1] radii) noexcept nogil:
+        return move_rows(self, ids, rows, radii)
 
     cdef Level* _level_of(self, int32_t i) noexcept nogil:
         return &self.table

@@ -40,3 +40,23 @@ def test_the_stub_names_exactly_what_the_core_has():
     assert top == public
     for name, members in classes.items():
         assert members - {"__init__"} == runtime_members(getattr(core, name)), name
+
+
+def is_final(cls):
+    """Does the class refuse subclasses?"""
+    try:
+        type("Sub", (cls,), {})
+    except TypeError:
+        return True
+    return False
+
+
+def test_the_stub_marks_final_exactly_the_final_core_classes():
+    # The grids are final so that their batch moves call their own hooks
+    # directly; the stub tells type checkers the same.
+    stub_final = {node.name for node in ast.parse(STUB.read_text()).body
+                  if isinstance(node, ast.ClassDef)
+                  and any(isinstance(d, ast.Name) and d.id == "final" for d in node.decorator_list)}
+    _, classes = stub_names()
+    assert stub_final == {name for name in classes if is_final(getattr(core, name))}
+    assert stub_final == {"UniformGrid", "HierarchicalGrid"}

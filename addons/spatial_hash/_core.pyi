@@ -12,7 +12,7 @@ Collision layers: every object has a 32-bit layer and mask (default 1 and all
 bits); a pair is reported when either one's mask has a bit of the other's
 layer, and a query's `mask` returns only objects on one of its layers. Layers
 and masks outside 0 .. 2**32 - 1 raise ValueError."""
-from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -152,6 +152,7 @@ class SpatialIndex:
         in [offsets[j]:offsets[j + 1]]."""
 
 
+@final
 class UniformGrid(SpatialIndex):
     """One cell size (world units; cell (cx, cy) starts at origin + (cx, cy) *
     cell_size, cell coordinates within +-2**30); objects over `large_threshold`
@@ -171,6 +172,7 @@ class UniformGrid(SpatialIndex):
         """Keys STATS_KEYS, each described in the core's UniformGrid.stats."""
 
 
+@final
 class HierarchicalGrid(SpatialIndex):
     """Levels of cell sizes growing by `hierarchy_factor`; each object in one cell
     of the level that fits it; `threads` for batch moves and the pair pass.
