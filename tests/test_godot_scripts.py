@@ -177,7 +177,20 @@ class Godot4Signal:
         self.name = name
 
     def __get__(self, node, owner=None):
-        return types.SimpleNamespace(emit=lambda *args: record_emit(node, self.name, args))
+        return types.SimpleNamespace(emit=lambda *args: self.emit(node, args))
+
+    def emit(self, node, args):
+        record_emit(node, self.name, args)
+
+
+class ExtensionSignal(Godot4Signal):
+    """godot-python-extension's: with numpy imported, the engine crashed when a
+    frame callback emitted a signal that nothing was connected to."""
+
+    def emit(self, node, args):
+        if not node.get_signal_connection_list(self.name):
+            raise EngineCrash(f"{self.name} emitted with no connection: signal 11")
+        super().emit(node, args)
 
 
 class Godot4Node(Node2D):
@@ -202,12 +215,18 @@ class Godot4Node(Node2D):
             raise EngineCrash("connected twice")
         self.connections.append(Connection(callable_.target, callable_.method, callable_.binds))
         self.connections[-1].callable = callable_
+        self.connections[-1].signal = signal
 
     def is_connected(self, signal, callable_):
-        return any(c.callable == callable_ for c in self.connections)
+        return any(c.signal == signal and c.callable == callable_ for c in self.connections)
 
     def disconnect(self, signal, callable_):
-        self.connections = [c for c in self.connections if c.callable != callable_]
+        self.connections = [c for c in self.connections
+                            if not (c.signal == signal and c.callable == callable_)]
+
+    def get_signal_connection_list(self, signal):
+        return [{"signal": signal, "callable": c.callable}
+                for c in self.connections if c.signal == signal]
 
 
 # ----------------------------------------------------- Godot 3 stand-ins
@@ -402,7 +421,7 @@ def load_script(monkeypatch, engine):
         godot.Node, godot.Node2D = Godot4Node, Godot4Node
         godot.Array, godot.String, godot.StringName = Godot4Array, GodotString, GodotStringName
         godot.Callable = Callable
-        godot.signal = Godot4Signal
+        godot.signal = ExtensionSignal
         godot.expose_script_class = lambda cls: cls
         godot.property = lambda fget, fset, default: property(fget, fset)
         godot.Performance = Performance()
@@ -579,9 +598,35 @@ def test_a_freed_node_leaves_the_index_by_itself(monkeypatch, engine):
     assert c.connections == [] and node.get_stats()["objects"] == 0
 
 
+def listen(node, engine, *signals):
+    """Connect GDScript handlers to the node's signals (Godot 3's stand-in
+    delivers every signal as if connected)."""
+    if engine == 4:
+        for name in signals:
+            node.connect(name, Callable(node, "_on_" + name))
+
+
+def test_godot4_emits_only_signals_something_is_connected_to(monkeypatch):
+    # godot-python-extension (numpy imported) crashed on the first
+    # collision_ended of a scene that connected only collision_started.
+    _, godot, node_class, errors, node = new_node(monkeypatch, 4)
+    a, b = node_class("A"), node_class("B")
+    node.insert(a, Vector2(0, 0), Vector2(4, 4))
+    node.insert(b, Vector2(1, 1), Vector2(4, 4))
+    assert node.emit_collision_events() == 1 and node.emitted == []
+    listen(node, 4, "collision_started")
+    assert node.update(b, Rect2(9, 9, 4, 4))
+    assert node.emit_collision_events() == 1 and node.emitted == []     # ended: not connected
+    assert node.update(b, Rect2(1, 1, 4, 4))
+    assert node.emit_collision_events() == 1
+    assert node.emitted == [("collision_started", a, b)]
+    assert errors == []
+
+
 @pytest.mark.parametrize("engine", [3, 4])
 def test_collision_signals_reach_the_engine_once_and_never_with_a_freed_node(monkeypatch, engine):
     _, godot, node_class, errors, node = new_node(monkeypatch, engine)
+    listen(node, engine, "collision_started", "collision_ended")
     a, b, c = node_class("A"), node_class("B"), node_class("C")
     for obj in (a, b, c):
         node.insert(obj, Vector2(0, 0), Vector2(4, 4))

@@ -12,6 +12,9 @@ code below looks the way it does:
   and writes the packed results without a per-element loop.
 - Signals are declared by name only (`godot.signal()`) and emitted with their
   own `emit(a, b)`: `emit_signal` with arguments fails ("args size mismatch").
+- Once numpy is imported, emitting a signal that nothing is connected to from
+  a frame callback (`_process`) crashed the engine (signal 11), so the node
+  emits only signals with a connection.
 - GDScript's `call()` and `callv()` on a Python node reach the script instance,
   where the extension's own wrappers of them fail on a String method name
   (`callv` with a String variable crashed the engine): the node routes them.
@@ -71,6 +74,12 @@ if godot is not None:
             if obj.is_connected("tree_exiting", forget):
                 obj.disconnect("tree_exiting", forget)
 
+    def emit_if_connected(node, name, a, b):
+        # get_signal_connection_list only reads the node's own connections;
+        # emitting the signal without one is what crashed.
+        if len(node.get_signal_connection_list(name)):
+            getattr(node, name).emit(a, b)
+
     def setting(name):
         """An exported property kept (and validated) by the node."""
         return godot.property(lambda self: self._bridge().node.setting(name),
@@ -94,7 +103,7 @@ if godot is not None:
                 bridge = self._spatial_hash = NodeBridge(
                     from_godot, to_godot, to_packed, report=godot.push_error,
                     objects=Godot4Objects(self), vector=Vector2,
-                    emit=lambda name, a, b: getattr(self, name).emit(a, b))
+                    emit=lambda name, a, b: emit_if_connected(self, name, a, b))
                 self._drawn = False
             return bridge
 
