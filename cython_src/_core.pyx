@@ -14,7 +14,7 @@ from cpython.list cimport PyList_New
 from cpython.object cimport PyObject
 
 import numpy as np
-from libc.math cimport INFINITY, NAN, ceil, exp, fabs, floor, isfinite, isnan, log, sqrt
+from libc.math cimport INFINITY, NAN, ceil, exp, fabs, floor, frexp, isfinite, isnan, log, sqrt
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 cdef extern from *:

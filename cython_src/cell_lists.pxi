@@ -31,6 +31,7 @@ ctypedef struct Level:
     int32_t* cell_start
     uint32_t* word_rank
     Py_ssize_t packed_cap
+    Py_ssize_t circles      # how many of the packed shapes are circles
     Py_ssize_t packed_filter_cap
     Py_ssize_t cell_start_cap
     Py_ssize_t word_rank_cap
@@ -77,11 +78,16 @@ cdef inline int32_t wrapped_cell(const Level* L, int64_t cx, int64_t cy) noexcep
     return <int32_t>(((cy & L.mask) << L.wbits) | (cx & L.mask))
 
 
+cdef inline int32_t cell_rank(const Level* L, int64_t c) noexcept nogil:
+    """How many occupied cells come before cell c (valid once word_rank is)."""
+    return <int32_t>(L.word_rank[c >> 6]
+                     + count_ones(L.occupied[c >> 6] & (((<uint64_t>1) << (c & 63)) - 1)))
+
+
 cdef inline Py_ssize_t run_begin(const Level* L, int64_t c) noexcept nogil:
     """Where cell c's objects start in L.packed (valid after _pack, for any c from
     0 to the number of cells): cell_start at the count of occupied cells before c."""
-    return L.cell_start[L.word_rank[c >> 6]
-                        + count_ones(L.occupied[c >> 6] & (((<uint64_t>1) << (c & 63)) - 1))]
+    return L.cell_start[cell_rank(L, c)]
 
 
 cdef inline int row_runs(const Level* L, int64_t row, int64_t x0, int64_t x1,
@@ -250,7 +256,7 @@ cdef class _CellLists(SpatialIndex):
     cdef int _pack(self, Level* L, int threads) noexcept nogil:
         """Lay the level's bodies and ids out in cell order (on `threads`
         threads), noting where each occupied cell's run starts."""
-        cdef Py_ssize_t w, k = 0, count = 0, cap
+        cdef Py_ssize_t w, k = 0, count = 0, cap, circles = 0
         cdef int64_t c
         cdef uint64_t bits
         cdef int32_t a
@@ -288,11 +294,14 @@ cdef class _CellLists(SpatialIndex):
                 if k + PACK_LOOKAHEAD < L.n:
                     prefetch(&self.body[L.packed_id[k + PACK_LOOKAHEAD]])
                 shape_of(&self.body[L.packed_id[k]], &L.packed[k])
+                circles += self.body[L.packed_id[k]].kind == SHAPE_CIRCLE
         else:
             for k in prange(L.n, num_threads=threads, schedule="dynamic", chunksize=PARALLEL_CHUNK):
                 if k + PACK_LOOKAHEAD < L.n:
                     prefetch(&self.body[L.packed_id[k + PACK_LOOKAHEAD]])
                 shape_of(&self.body[L.packed_id[k]], &L.packed[k])
+                circles += self.body[L.packed_id[k]].kind == SHAPE_CIRCLE
+        L.circles = circles
         if self.n_filtered:
             for k in range(L.n):
                 L.packed_filter[k] = self.filter[L.packed_id[k]]

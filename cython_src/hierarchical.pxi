@@ -502,7 +502,7 @@ cdef class HierarchicalGrid(_CellLists):
             memcpy(self.found.ids + 2 * self.found.n, self.chunks[k].found.ids,
                    2 * self.chunks[k].found.n * sizeof(int32_t))
             self.found.n += self.chunks[k].found.n
-        self.broad_phase_pairs = tested
+        self.broad_phase_count = tested
         self.narrow_phase_checks = tested - filtered_out
         self.hits = total
         return 0

@@ -135,15 +135,37 @@ cdef bint rows_within(const double* values, Py_ssize_t rows, Py_ssize_t width,
     return ok
 
 
-cdef inline int body_from_rect(double x, double y, double w, double h, Body* b) noexcept nogil:
+cdef inline void rect_body(double x, double y, double w, double h, Body* b) noexcept nogil:
+    """The body of the box from (x, y) to (x + w, y + h), its numbers checked."""
     b.kind = SHAPE_BOX
     b.circle.x = b.circle.y = b.circle.r = 0.0
-    return box_from_rect(x, y, w, h, &b.box)
+    b.box.minx = x
+    b.box.miny = y
+    b.box.maxx = x + w
+    b.box.maxy = y + h
+
+
+cdef inline void circle_body(double x, double y, double r, Body* b) noexcept nogil:
+    """The body of the disc at (x, y) of radius r, its numbers checked."""
+    b.kind = SHAPE_CIRCLE
+    b.circle.x = x
+    b.circle.y = y
+    b.circle.r = r
+    circle_bounds(x, y, r, &b.box)
+
+
+cdef inline int body_from_rect(double x, double y, double w, double h, Body* b) noexcept nogil:
+    cdef int code = box_from_rect(x, y, w, h, &b.box)
+    if code == INPUT_OK:
+        rect_body(x, y, w, h, b)
+    return code
 
 
 cdef inline int body_from_circle(double x, double y, double r, Body* b) noexcept nogil:
-    b.kind = SHAPE_CIRCLE
-    return box_from_circle(x, y, r, &b.circle, &b.box)
+    cdef int code = box_from_circle(x, y, r, &b.circle, &b.box)
+    if code == INPUT_OK:
+        circle_body(x, y, r, b)
+    return code
 
 
 ctypedef struct Rows:
@@ -163,11 +185,29 @@ cdef inline Rows rows_of(const double[:, ::1] rows, const double[::1] radii) noe
 
 
 cdef inline void body_of_row(const Rows* batch, Py_ssize_t k, Body* b) noexcept nogil:
+    """The body of row k of a batch its validation accepted."""
     cdef const double* row = batch.values + k * batch.width
     if batch.radii != NULL:
-        body_from_circle(row[0], row[1], batch.radii[k], b)
+        circle_body(row[0], row[1], batch.radii[k], b)
     else:
-        body_from_rect(row[0], row[1], row[2], row[3], b)
+        rect_body(row[0], row[1], row[2], row[3], b)
+
+
+cdef bint ids_live_and_increasing(const int64_t* ids, Py_ssize_t n, const uint8_t* live,
+                                  Py_ssize_t limit) noexcept nogil:
+    """Is each of the n ids below `limit`, live, and greater than the one
+    before it? One branch-free pass."""
+    cdef Py_ssize_t k
+    cdef int64_t before = -1, i
+    cdef int ok = 1
+    if limit == 0:      # no objects, and perhaps no `live` array yet
+        return n == 0
+    for k in range(n):
+        i = ids[k]
+        ok &= (i > before) & (<uint64_t>i < <uint64_t>limit)
+        ok &= live[i if <uint64_t>i < <uint64_t>limit else 0]
+        before = i
+    return ok != 0
 
 
 cdef class SpatialIndex:
@@ -222,7 +262,8 @@ cdef class SpatialIndex:
     cdef bint keep_candidates   # the pair pass keeps every pair it tests
     cdef double phase_ms[PHASES]
     cdef bint busy
-    cdef readonly Py_ssize_t broad_phase_pairs
+    cdef Py_ssize_t broad_phase_count   # broad_phase_pairs, once _resolve_broad_phase ran
+    cdef bint broad_phase_pending       # ... which it has not since the last pair pass
     cdef readonly Py_ssize_t narrow_phase_checks
     cdef readonly Py_ssize_t hits
 
@@ -246,6 +287,20 @@ cdef class SpatialIndex:
 
     def __len__(self):
         return self.n_live
+
+    @property
+    def broad_phase_pairs(self):
+        """The candidate pairs the last pair pass met (see Attributes). A
+        UniformGrid counts the cells its pairs shared when this is first read
+        after a pass, from the cell ranges the pass saw: for tests, tuning and
+        monitors, not for a frame's inner loop. Raises RuntimeError if another
+        thread's call holds the index."""
+        self._claim()
+        try:
+            self._resolve_broad_phase()
+            return self.broad_phase_count
+        finally:
+            self.busy = False
 
     def __contains__(self, object_id):
         return isinstance(object_id, int) and 0 <= object_id < self.obj_hi \
@@ -293,6 +348,11 @@ cdef class SpatialIndex:
     cdef int _find_pairs(self) noexcept nogil:
         """Every overlapping pair once into `found` (every pair tested, if
         keep_candidates), setting the counters."""
+        return 0
+
+    cdef int _resolve_broad_phase(self) except -1:
+        """Finish broad_phase_count if the last pair pass left part of it to
+        count when asked (broad_phase_pending); the caller holds the claim."""
         return 0
 
     cdef double _search_start(self) noexcept nogil:
@@ -1092,17 +1152,20 @@ cdef class SpatialIndex:
         """The pair pass into `found`; the caller holds the claim. A candidate
         pass keeps every pair tested and leaves the counters as they were."""
         cdef int failed
-        cdef Py_ssize_t met = self.broad_phase_pairs, checks = self.narrow_phase_checks
-        cdef Py_ssize_t hits = self.hits
+        cdef Py_ssize_t met, checks = self.narrow_phase_checks, hits = self.hits
         cdef double started = now_ms()
+        if candidates:
+            self._resolve_broad_phase()     # before the pass replaces what it counts from
+            met = self.broad_phase_count
         self.keep_candidates = candidates
         with nogil:
             failed = self._find_pairs()
         self.keep_candidates = False
-        if not candidates:
-            self.phase_ms[PHASE_PAIRS] = now_ms() - started
         if candidates:
-            self.broad_phase_pairs, self.narrow_phase_checks, self.hits = met, checks, hits
+            self.broad_phase_count, self.narrow_phase_checks, self.hits = met, checks, hits
+            self.broad_phase_pending = False
+        else:
+            self.phase_ms[PHASE_PAIRS] = now_ms() - started
         if failed:
             raise MemoryError()
         return 0
@@ -1408,8 +1471,13 @@ cdef class SpatialIndex:
         change, so a repeated id would be ambiguous)."""
         cdef Py_ssize_t k, n = ids.shape[0], bad = -1
         cdef bint repeated = False
-        cdef uint32_t stamp = self._next_stamp()
+        cdef uint32_t stamp
         with nogil:
+            # Ids in increasing order (as a batch usually comes) are distinct:
+            # then one pass without stamps settles it.
+            if ids_live_and_increasing(&ids[0] if n else NULL, n, self.live, self.obj_hi):
+                return 0
+            stamp = self._next_stamp()
             for k in range(n):
                 if not (0 <= ids[k] < self.obj_hi and self.live[ids[k]]):
                     bad = k
@@ -1740,7 +1808,9 @@ STATS_KEYS = ("objects", "active_cells", "memberships", "avg_objects_per_cell",
 
 cdef dict occupancy(Py_ssize_t objects, Py_ssize_t cells, Py_ssize_t members, Py_ssize_t most,
                     Py_ssize_t large, Py_ssize_t probe, list levels, SpatialIndex index):
-    """A stats() dict in the shared schema, with the index's pair-pass counters."""
+    """A stats() dict in the shared schema, with the index's pair-pass counters;
+    the caller holds the index's claim."""
+    index._resolve_broad_phase()
     return dict(zip(STATS_KEYS, (
         objects, cells, members, <double>members / cells if cells else 0.0, most, large, probe,
-        levels, index.broad_phase_pairs, index.narrow_phase_checks, index.hits)))
+        levels, index.broad_phase_count, index.narrow_phase_checks, index.hits)))

@@ -21,62 +21,65 @@ cdef inline bint ranges_meet(const CellRange* a, const CellRange* b) noexcept no
     return a.x0 <= b.x1 and b.x0 <= a.x1 and a.y0 <= b.y1 and b.y0 <= a.y1
 
 
-cdef inline int32_t shared_cells(const CellRange* a, const CellRange* b) noexcept nogil:
-    """How many cells two ranges share, if they meet."""
-    return (((a.x1 if a.x1 < b.x1 else b.x1) - (a.x0 if a.x0 > b.x0 else b.x0) + 1)
-            * ((a.y1 if a.y1 < b.y1 else b.y1) - (a.y0 if a.y0 > b.y0 else b.y0) + 1))
-
-
-cdef inline int test_meeting_run(const Shape* shape, const Box* box, const CellRange* cells,
-                                 int32_t a, const Filter* own, const Level* L,
-                                 const CellRange* ranges, Py_ssize_t v, Py_ssize_t end,
-                                 PairList* found, bint keep_all, Py_ssize_t* met,
-                                 Py_ssize_t* shared) noexcept nogil:
-    """Test object a (its shape, box, cell range and filter: NULL if every
-    object has the default) against those of L's packed objects v .. end-1
-    (their ranges in `ranges`) whose ranges meet its own and whose filters pass
-    with its own, keeping the pairs that touch (every one tested, if keep_all),
-    counting the tests into `met` and the cells shared by meeting ranges into
-    `shared`; -1 if out of memory. Without filters no branch depends on the
-    data: ranges that do not meet just keep nothing."""
-    cdef Py_ssize_t kept, meeting = 0, cells_shared = 0
-    cdef int32_t* pairs
-    cdef bint meet, tested
-    # A local copy: the pairs written below are int32 too, so the compiler
-    # would otherwise read the range from memory again after every write.
-    cdef CellRange own_cells = cells[0]
-    cells = &own_cells
-    if v >= end:
-        return 0
-    if pair_room(found, end - v) < 0:
-        return -1
-    kept = found.n
-    pairs = found.ids
-    if own == NULL:
+cdef inline Py_ssize_t meeting_run(bint exact_homes, const CellRange* cells, int32_t u,
+                                   const Filter* own, const Level* L, const CellRange* ranges,
+                                   Py_ssize_t v, Py_ssize_t end, int32_t* out,
+                                   Py_ssize_t n) noexcept nogil:
+    """Write (u, v) at out[2 * n] for each of L's packed objects v .. end-1
+    (their ranges in `ranges`) whose range meets `cells`, the range of packed
+    object u, and whose filter passes with u's `own` (NULL: every object has
+    the default); returns the new n. out must have room for end - v more.
+    With exact_homes (the packed objects are at home in u's window in the
+    world, not only in the wrapped table; no filters), ranges meet unless
+    the other one ends left of u's. No branch depends on the data."""
+    # Locals, not reads through the pointers: the candidates written below are
+    # int32s too, so the compiler would otherwise read them again after each.
+    cdef int32_t x0 = cells.x0, y0 = cells.y0, x1 = cells.x1, y1 = cells.y1
+    cdef const CellRange* r
+    cdef bint meet
+    if exact_homes:
         while v < end:
-            meet = ranges_meet(cells, &ranges[v])
-            put_pair(pairs + 2 * kept, a, L.packed_id[v])
-            kept += (shapes_touch(shape, box, &L.packed[v]) | keep_all) & meet
-            meeting += meet
-            cells_shared += meet * shared_cells(cells, &ranges[v])
+            out[2 * n] = u
+            out[2 * n + 1] = <int32_t>v
+            n += ranges[v].x1 >= x0
             v += 1
     else:
         while v < end:
-            meet = ranges_meet(cells, &ranges[v])
-            tested = meet and filters_pass(own, &L.packed_filter[v])
-            put_pair(pairs + 2 * kept, a, L.packed_id[v])
-            kept += (shapes_touch(shape, box, &L.packed[v]) | keep_all) & tested
-            meeting += tested
-            cells_shared += meet * shared_cells(cells, &ranges[v])
+            r = &ranges[v]
+            meet = (x0 <= r.x1) & (r.x0 <= x1) & (y0 <= r.y1) & (r.y0 <= y1)
+            if own != NULL:
+                meet = meet & filters_pass(own, &L.packed_filter[v])
+            out[2 * n] = u
+            out[2 * n + 1] = <int32_t>v
+            n += meet
             v += 1
-    found.n = kept
-    met[0] += meeting
-    shared[0] += cells_shared
-    return 0
+    return n
 
 
 cdef inline int64_t cell_key(int32_t cx, int32_t cy) noexcept nogil:
     return (<int64_t>cx << 32) | <int64_t>(<uint32_t>cy)
+
+
+cdef object covered_cells(const CellRange* ranges, const int32_t* members, Py_ssize_t n):
+    """(keys, counts): every cell covered by the ranges ranges[members[k]] for
+    k < n (ranges[k] if members is NULL), as cx << 32 | (cy mod 2**32) in
+    ascending order, and how many of them cover it."""
+    cdef Py_ssize_t k, m = 0
+    cdef int32_t cx, cy
+    cdef const CellRange* r
+    for k in range(n):
+        r = &ranges[members[k] if members != NULL else k]
+        m += (<Py_ssize_t>r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1)
+    keys = np.empty(m, dtype=np.int64)
+    cdef int64_t[::1] out = keys
+    m = 0
+    for k in range(n):
+        r = &ranges[members[k] if members != NULL else k]
+        for cy in range(r.y0, r.y1 + 1):
+            for cx in range(r.x0, r.x1 + 1):
+                out[m] = cell_key(cx, cy)
+                m += 1
+    return np.unique(keys, return_counts=True)
 
 
 @cython.final
@@ -114,6 +117,10 @@ cdef class UniformGrid(_CellLists):
     cdef readonly double origin_x
     cdef readonly double origin_y
     cdef readonly int large_threshold
+    # 1 / cell_size, and whether multiplying by it is dividing by cell_size (a
+    # power of two): then cells of placed boxes cost a product, not a quotient.
+    cdef double inv_cell
+    cdef bint exact_inverse
     cdef Level table            # the small objects, each at home in one cell
     cdef int32_t min_wbits      # the table is wider than any window of home cells
     cdef CellRange* range       # per object: the cells its box covers
@@ -125,8 +132,14 @@ cdef class UniformGrid(_CellLists):
     cdef int32_t span_y
     cdef CellRange* packed_range    # the pair pass's: the table's ranges in packed order
     cdef Py_ssize_t packed_range_cap
+    cdef Py_ssize_t packed_n        # how many it packed
+    cdef bint exact_homes           # its windows of the wrapped table hold only homes in
+                                    # the world cells they name (set by _pack_ranges)
+    cdef int32_t* meeting           # the pair pass's meeting pairs of packed objects
+    cdef Py_ssize_t meeting_cap
 
     def __cinit__(self, cell_size=64.0, origin=(0.0, 0.0), large_threshold=4):
+        cdef int exponent
         self.cell_size = check_cell_size(cell_size)
         ox, oy = read_vec2(origin, "origin")
         self.origin_x = check_finite(ox, "origin.x")
@@ -135,6 +148,9 @@ cdef class UniformGrid(_CellLists):
             raise ValueError(
                 f"large_threshold must be an int from 1 to 64 (cells per side), got {large_threshold!r}")
         self.large_threshold = large_threshold
+        self.inv_cell = 1.0 / self.cell_size
+        self.exact_inverse = frexp(self.cell_size, &exponent) == 0.5 and isfinite(self.inv_cell) \
+            and self.inv_cell * self.cell_size == 1.0
         # A window of home cells is 2 * span + 1 <= 2 * large_threshold - 1 wide.
         self.min_wbits = INITIAL_WBITS
         while (1 << self.min_wbits) < 2 * large_threshold - 1:
@@ -147,6 +163,7 @@ cdef class UniformGrid(_CellLists):
         free(self.range)
         free(self.large)
         free(self.packed_range)
+        free(self.meeting)
 
     def __repr__(self):
         return (f"UniformGrid(cell_size={self.cell_size!r}, origin=({self.origin_x!r}, "
@@ -181,6 +198,19 @@ cdef class UniformGrid(_CellLists):
             else fabs(self.origin_y)
         cdef double bound = (CELL_LIMIT / 4.0) * self.cell_size - far
         return bound if bound > 0.0 else 0.0
+
+    cdef inline int32_t _placed_cell(self, double v, double origin) noexcept nogil:
+        """floor((v - origin) / cell_size) for a coordinate of a box that
+        _check_placement accepted (so no limit to check)."""
+        cdef double d = v - origin
+        return <int32_t>floor_int(d * self.inv_cell if self.exact_inverse else d / self.cell_size)
+
+    cdef inline void _placed_range(self, const Box* b, CellRange* r) noexcept nogil:
+        """range_of for a box that _check_placement accepted."""
+        r.x0 = self._placed_cell(b.minx, self.origin_x)
+        r.y0 = self._placed_cell(b.miny, self.origin_y)
+        r.x1 = self._placed_cell(b.maxx, self.origin_x)
+        r.y1 = self._placed_cell(b.maxy, self.origin_y)
 
     cdef inline bint _is_large_range(self, const CellRange* cells) noexcept nogil:
         return cells.x1 - cells.x0 >= self.large_threshold or cells.y1 - cells.y0 >= self.large_threshold
@@ -223,7 +253,7 @@ cdef class UniformGrid(_CellLists):
         self.slot[last] = slot
 
     cdef int _attach(self, int32_t i) noexcept nogil:
-        range_of(&self.body[i].box, self.origin_x, self.origin_y, self.cell_size, &self.range[i])
+        self._placed_range(&self.body[i].box, &self.range[i])
         return self._link(i)
 
     cdef void _detach(self, int32_t i) noexcept nogil:
@@ -236,10 +266,10 @@ cdef class UniformGrid(_CellLists):
     cdef Level* _level_of(self, int32_t i) noexcept nogil:
         return &self.table
 
-    cdef int32_t _settle(self, int32_t i, const Body* b) noexcept nogil:
+    cdef inline int32_t _settle(self, int32_t i, const Body* b) noexcept nogil:
         """An object of the table that stays small takes its body and range."""
         cdef CellRange cells
-        range_of(&b.box, self.origin_x, self.origin_y, self.cell_size, &cells)
+        self._placed_range(&b.box, &cells)
         if self.home[i] < 0 or self._is_large_range(&cells):
             return -1
         self._widen_spans(&cells)
@@ -251,7 +281,7 @@ cdef class UniformGrid(_CellLists):
         """Relinks only when the min corner changes cell or the object moves to
         or from the large list."""
         cdef CellRange old_cells = self.range[i], new_cells
-        range_of(&b.box, self.origin_x, self.origin_y, self.cell_size, &new_cells)
+        self._placed_range(&b.box, &new_cells)
         if self.home[i] >= 0 and not self._is_large_range(&new_cells):
             self._widen_spans(&new_cells)
             self.range[i] = new_cells
@@ -359,80 +389,213 @@ cdef class UniformGrid(_CellLists):
     # --------------------------------------------------------------- pairs
 
     cdef int _pack_ranges(self) noexcept nogil:
-        """Note the packed objects' ranges, in the packed order, and make the
-        spans exact again; -1 if out of memory."""
+        """Note the packed objects' ranges, in the packed order (they stay, for
+        the pass's shared cells, until the next pass), make the spans exact
+        again and say whether homes are exact; -1 if out of memory."""
         cdef const Level* L = &self.table
         cdef Py_ssize_t k
+        cdef int32_t x_lo = 0, x_hi = 0, y_lo = 0, y_hi = 0, span_x = 0, span_y = 0
+        cdef const CellRange* r
         if grow_array(<void**>&self.packed_range, &self.packed_range_cap, L.n, sizeof(CellRange)) < 0:
             return -1
-        self.span_x = self.span_y = 0
+        if L.n:
+            x_lo = x_hi = self.range[L.packed_id[0]].x0
+            y_lo = y_hi = self.range[L.packed_id[0]].y0
         for k in range(L.n):
             if k + PACK_LOOKAHEAD < L.n:
                 prefetch(&self.range[L.packed_id[k + PACK_LOOKAHEAD]])
-            self.packed_range[k] = self.range[L.packed_id[k]]
-            self._widen_spans(&self.packed_range[k])
+            r = &self.range[L.packed_id[k]]
+            self.packed_range[k] = r[0]
+            span_x = r.x1 - r.x0 if r.x1 - r.x0 > span_x else span_x
+            span_y = r.y1 - r.y0 if r.y1 - r.y0 > span_y else span_y
+            x_lo = r.x0 if r.x0 < x_lo else x_lo
+            x_hi = r.x0 if r.x0 > x_hi else x_hi
+            y_lo = r.y0 if r.y0 < y_lo else y_lo
+            y_hi = r.y0 if r.y0 > y_hi else y_hi
+        self.span_x, self.span_y = span_x, span_y
+        self.packed_n = L.n
+        # Homes that differ by a multiple of the table's side but no more than it
+        # cannot meet in a window of the pair pass: then a wrapped window holds
+        # just the homes it names in the world.
+        self.exact_homes = <int64_t>x_hi - x_lo + span_x <= L.mask \
+            and <int64_t>y_hi - y_lo + span_y <= L.mask
+        return 0
+
+    cdef inline int _meeting_room(self, Py_ssize_t n, Py_ssize_t more) noexcept nogil:
+        """Make room in `meeting` for n + more pairs; -1 if out of memory."""
+        if 2 * (n + more) > self.meeting_cap:
+            return grow_array(<void**>&self.meeting, &self.meeting_cap, 2 * (n + more),
+                              sizeof(int32_t))
+        return 0
+
+    cdef Py_ssize_t _meeting_pairs(self) noexcept nogil:
+        """The broad phase of the table's pairs, after _pack and _pack_ranges:
+        into `meeting`, each pair (u, v) of packed objects whose ranges meet
+        and whose filters pass, once; returns how many, -1 if out of memory.
+        Each object u meets the rest of its home cell and the objects at home
+        in the other cells of its range's first row, then, in each later row of
+        its range, those at home from span_x cells left of its range to its end.
+        While no object covers more than two cells a side, each cell works out
+        those runs once for all its objects, from the occupancy bits next to it,
+        and each object walks its two runs in one loop."""
+        # A copy: the candidates written are int32s, as some of the table's
+        # fields are, so the compiler would read those again after each write.
+        cdef Level table = self.table
+        cdef const Level* L = &table
+        cdef const CellRange* ranges = self.packed_range
+        cdef bint exact = self.exact_homes and not self.n_filtered
+        cdef int32_t span_x = self.span_x, y, x0
+        cdef bint narrow = self.span_x <= 1 and self.span_y <= 1, by_cell, wide, tall
+        cdef int64_t c, cx, below, step = L.mask + 1, last_cell = step * step - 1, row
+        cdef Py_ssize_t w, nth = 0, u, v, t, start, end, more, first, rank, n = 0
+        cdef Py_ssize_t right_end = 0, below_begin = 0, below_end = 0, below_wide_end = 0
+        cdef Py_ssize_t own_end, other_end
+        cdef Py_ssize_t runs[4]
+        cdef int n_runs
+        cdef uint64_t word
+        cdef CellRange cells
+        cdef const Filter* own
+        cdef int32_t* out
+        for w in range(occupancy_words(L.wbits)):
+            word = L.occupied[w]
+            while word:
+                c = (w << 6) | count_trailing_zeros(word)
+                word &= word - 1
+                start = L.cell_start[nth]
+                end = L.cell_start[nth + 1]
+                cx = c & L.mask
+                # Windows that wrap around the table's side are left to each object.
+                by_cell = narrow and 1 <= cx < L.mask
+                if by_cell:
+                    # This cell's runs: through the cell to its right; in the row
+                    # below, from the cell to the left through this cell's column
+                    # and through the next.
+                    right_end = L.cell_start[nth + 1 + is_occupied(L, c + 1)]
+                    below = (((c - cx) + step) & last_cell) | (cx - 1)
+                    rank = cell_rank(L, below)
+                    below_begin = L.cell_start[rank]
+                    rank += is_occupied(L, below) + is_occupied(L, below + 1)
+                    below_end = L.cell_start[rank]
+                    below_wide_end = L.cell_start[rank + is_occupied(L, below + 2)]
+                for u in range(start, end):
+                    cells = ranges[u]
+                    own = self._own_filter(L, u)
+                    if by_cell:
+                        # Chosen by arithmetic: whether a range is two cells wide or
+                        # tall is a coin toss that a branch would mispredict.
+                        wide = cells.x1 > cells.x0
+                        tall = cells.y1 > cells.y0
+                        own_end = end + wide * (right_end - end)
+                        other_end = below_begin + tall * (below_end - below_begin
+                                                          + wide * (below_wide_end - below_end))
+                        first = own_end - u - 1
+                        more = first + other_end - below_begin
+                        if self._meeting_room(n, more) < 0:
+                            return -1
+                        out = self.meeting
+                        x0 = cells.x0
+                        if exact:
+                            # Its first row's objects are at home in its range.
+                            for t in range(more):
+                                v = u + 1 + t + (t >= first) * (below_begin - u - 1 - first)
+                                out[2 * n] = <int32_t>u
+                                out[2 * n + 1] = <int32_t>v
+                                n += (t < first) | (ranges[v].x1 >= x0)
+                        else:
+                            n = meeting_run(False, &cells, <int32_t>u, own, L, ranges, u + 1,
+                                            own_end, out, n)
+                            n = meeting_run(False, &cells, <int32_t>u, own, L, ranges, below_begin,
+                                            other_end, out, n)
+                        continue
+                    row = (cells.y0 & L.mask) << L.wbits
+                    y = cells.y0
+                    # Its first row: from the object after it to the end of its range,
+                    # one run unless the row wraps there.
+                    if cells.x1 == cells.x0:
+                        runs[1] = end
+                        n_runs = 2
+                    else:
+                        n_runs = row_runs(L, row, cells.x0, cells.x1, runs)
+                    runs[0] = u + 1
+                    while True:
+                        more = runs[1] - runs[0] + (runs[3] - runs[2] if n_runs == 4 else 0)
+                        if self._meeting_room(n, more) < 0:
+                            return -1
+                        out = self.meeting
+                        n = meeting_run(exact, &cells, <int32_t>u, own, L, ranges, runs[0], runs[1],
+                                        out, n)
+                        if n_runs == 4:
+                            n = meeting_run(exact, &cells, <int32_t>u, own, L, ranges, runs[2],
+                                            runs[3], out, n)
+                        if y == cells.y1:
+                            break
+                        y += 1
+                        row = (row + step) & last_cell
+                        n_runs = row_runs(L, row, cells.x0 - span_x, cells.x1, runs)
+                nth += 1
+        return n
+
+    cdef int _touching_pairs(self, Py_ssize_t n) noexcept nogil:
+        """The narrow phase of the table's pairs: of the n meeting pairs, those
+        whose shapes touch (all, if keep_candidates) into `found`, as ids; -1
+        if out of memory. A loop of its own for tables of circles only and of
+        boxes only, whose tests take no branch."""
+        cdef const Level* L = &self.table
+        cdef const int32_t* ids = L.packed_id
+        cdef const Shape* packed = L.packed
+        cdef const int32_t* meeting = self.meeting
+        cdef bint keep_all = self.keep_candidates
+        cdef Py_ssize_t k, kept = 0
+        cdef int32_t u, v
+        cdef int32_t* pairs
+        cdef Box box
+        if pair_room(&self.found, n) < 0:
+            return -1
+        pairs = self.found.ids
+        if L.circles == L.n:
+            for k in range(n):
+                u = meeting[2 * k]
+                v = meeting[2 * k + 1]
+                put_pair(pairs + 2 * kept, ids[u], ids[v])
+                kept += circles_touch(&packed[u], &packed[v]) | keep_all
+        elif L.circles == 0:
+            for k in range(n):
+                u = meeting[2 * k]
+                v = meeting[2 * k + 1]
+                put_pair(pairs + 2 * kept, ids[u], ids[v])
+                kept += boxes_touch(&packed[u], &packed[v]) | keep_all
+        else:
+            for k in range(n):
+                u = meeting[2 * k]
+                v = meeting[2 * k + 1]
+                shape_box(&packed[u], &box)
+                put_pair(pairs + 2 * kept, ids[u], ids[v])
+                kept += shapes_touch(&packed[u], &box, &packed[v]) | keep_all
+        self.found.n = kept
         return 0
 
     cdef int _find_pairs(self) noexcept nogil:
         """Every overlapping pair once (every pair tested, if keep_candidates)
-        into `found`; -1 if out of memory. Each object of the table meets the
-        rest of its home cell, the objects at home in the other cells of its
-        range, and, in the rows of its range below its first, those at home up
-        to span_x cells to the left, keeping the pairs whose ranges meet: a
-        meeting pair is found from the object whose home is in the other's
-        range, or is above the other's, and only once, even where the table
-        wraps (homes of meeting objects are under 2 * span apart, less than the
-        table's side). Then each large object meets what shares its cells."""
+        into `found`; -1 if out of memory. The table's objects are packed in
+        cell order, its pairs whose ranges meet found (_meeting_pairs) and
+        then those that touch (_touching_pairs); then each large object meets
+        what shares its cells. The cells the table's meeting pairs share are
+        counted only when broad_phase_pairs is read (_resolve_broad_phase)."""
         cdef Level* L = &self.table
-        cdef Py_ssize_t w, nth = 0, end, u, j, li
-        cdef Py_ssize_t cell_pairs = 0, checks = 0, kept
-        cdef Py_ssize_t runs[4]
-        cdef int n_runs, k, failed = 0
-        cdef int64_t y
-        cdef uint64_t word
+        cdef Py_ssize_t j, li, kept, meeting = 0, shared = 0
         cdef int32_t other, big
         cdef bint touch, keep_all = self.keep_candidates
-        cdef const Shape* shape
-        cdef const CellRange* r
-        cdef const Filter* own
-        cdef Box box
         cdef int32_t* pairs
         cdef Query q
-        self.found.n = 0
+        self.found.n = self.packed_n = self.broad_phase_count = 0
+        self.broad_phase_pending = False
         if L.n:
             if self._pack(L, 1) < 0 or self._pack_ranges() < 0:
                 return -1
-            for w in range(occupancy_words(L.wbits)):
-                word = L.occupied[w]
-                while word:
-                    word &= word - 1
-                    end = L.cell_start[nth + 1]
-                    for u in range(L.cell_start[nth], end):
-                        shape = &L.packed[u]
-                        shape_box(shape, &box)
-                        r = &self.packed_range[u]
-                        own = self._own_filter(L, u)
-                        # Its first row: the rest of its home cell and the cells right
-                        # of it in its range, one packed run unless the row wraps there.
-                        if r.x1 == r.x0:
-                            runs[1] = end
-                            n_runs = 2
-                        else:
-                            n_runs = row_runs(L, (r.y0 & L.mask) << L.wbits, r.x0, r.x1, runs)
-                        runs[0] = u + 1
-                        y = r.y0
-                        while True:
-                            for k in range(0, n_runs, 2):
-                                failed |= test_meeting_run(shape, &box, r, L.packed_id[u], own, L,
-                                                           self.packed_range, runs[k], runs[k + 1],
-                                                           &self.found, keep_all, &checks, &cell_pairs)
-                            if y == r.y1:
-                                break
-                            y += 1
-                            n_runs = row_runs(L, (y & L.mask) << L.wbits, r.x0 - self.span_x, r.x1, runs)
-                        if failed:
-                            return -1
-                    nth += 1
+            meeting = self._meeting_pairs()
+            if meeting < 0 or self._touching_pairs(meeting) < 0:
+                return -1
+        self.narrow_phase_checks = meeting
         kept = self.found.n
         # Large objects: test each against what shares its cells, and against the
         # large objects after it on the list.
@@ -450,17 +613,29 @@ cdef class UniformGrid(_CellLists):
                 other = self.out[j]
                 if other == big or (self.home[other] < 0 and self.slot[other] <= li):
                     continue
-                cell_pairs += 1
+                shared += 1
                 if not filters_pass(&self.filter[big], &self.filter[other]):
                     continue
-                checks += 1
+                self.narrow_phase_checks += 1
                 touch = bodies_touch(&self.body[big], &self.body[other])
                 put_pair(pairs + 2 * kept, big, other)
                 kept += touch | keep_all
         self.found.n = kept
-        self.broad_phase_pairs = cell_pairs
-        self.narrow_phase_checks = checks
+        self.broad_phase_count = shared
+        self.broad_phase_pending = self.packed_n > 0
         self.hits = kept
+        return 0
+
+    cdef int _resolve_broad_phase(self) except -1:
+        """Count the cells shared by the last pass's meeting pairs of the table
+        into broad_phase_count: over every cell, the pairs of the ranges that
+        cover it, from the ranges the pass packed. The caller holds the claim."""
+        cdef Py_ssize_t shared = 0
+        if self.broad_phase_pending:
+            keys, counts = covered_cells(self.packed_range, NULL, self.packed_n)
+            shared = int((counts * (counts - 1) // 2).sum())
+            self.broad_phase_count += shared
+            self.broad_phase_pending = False
         return 0
 
     # ------------------------------------------------------------- validation
@@ -544,26 +719,6 @@ cdef class UniformGrid(_CellLists):
             raise input_error(code, "", point.minx, point.miny, 0.0, 0.0, self.cell_size)
         return (cell.x0, cell.y0)
 
-    cdef object _covered_cells(self):
-        """(keys, counts): every cell some object of the table covers, as
-        cx << 32 | (cy mod 2**32) in ascending order, and how many cover it."""
-        cdef Py_ssize_t k, n = 0
-        cdef int32_t i, cx, cy
-        cdef const CellRange* r
-        for k in range(self.table.n):
-            r = &self.range[self.table.members[k]]
-            n += (<Py_ssize_t>r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1)
-        keys = np.empty(n, dtype=np.int64)
-        cdef int64_t[::1] out = keys
-        n = 0
-        for k in range(self.table.n):
-            r = &self.range[self.table.members[k]]
-            for cy in range(r.y0, r.y1 + 1):
-                for cx in range(r.x0, r.x1 + 1):
-                    out[n] = cell_key(cx, cy)
-                    n += 1
-        return np.unique(keys, return_counts=True)
-
     def stats(self):
         """Occupancy figures, in the schema both grids share (STATS_KEYS):
 
@@ -580,14 +735,14 @@ cdef class UniformGrid(_CellLists):
         tuning and monitors, not for a frame's inner loop."""
         self._claim()       # numpy runs meanwhile: Python code could call in
         try:
-            keys, counts = self._covered_cells()
+            keys, counts = covered_cells(self.range, self.table.members, self.table.n)
+            cells = len(keys)
+            return occupancy(self.n_live, cells, int(counts.sum()), int(counts.max()) if cells else 0,
+                             self.n_large, 1 if cells else 0,
+                             [{"cell_size": self.cell_size, "grid": self.table.mask + 1,
+                               "objects": self.table.n, "occupied_cells": cells}], self)
         finally:
             self.busy = False
-        cells = len(keys)
-        return occupancy(self.n_live, cells, int(counts.sum()), int(counts.max()) if cells else 0,
-                         self.n_large, 1 if cells else 0,
-                         [{"cell_size": self.cell_size, "grid": self.table.mask + 1,
-                           "objects": self.table.n, "occupied_cells": cells}], self)
 
     def cell_counts(self):
         """{(cx, cy): number of objects} for every cell covered by at least one;
@@ -595,7 +750,7 @@ cdef class UniformGrid(_CellLists):
         call holds the index."""
         self._claim()
         try:
-            keys, counts = self._covered_cells()
+            keys, counts = covered_cells(self.range, self.table.members, self.table.n)
         finally:
             self.busy = False
         columns = (keys >> 32).tolist()
