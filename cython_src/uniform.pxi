@@ -60,6 +60,37 @@ cdef inline int64_t cell_key(int32_t cx, int32_t cy) noexcept nogil:
     return (<int64_t>cx << 32) | <int64_t>(<uint32_t>cy)
 
 
+cdef inline Py_ssize_t cell_meetings(const CellRange* ranges, Py_ssize_t start, Py_ssize_t end,
+                                     Py_ssize_t right_end, Py_ssize_t below_begin,
+                                     Py_ssize_t below_end, Py_ssize_t below_wide_end,
+                                     int32_t* out, Py_ssize_t n) noexcept nogil:
+    """The meeting pairs (u, v) of the packed objects start .. end-1 of one
+    cell, at out[2 * n] (which has room for all), where no range is over two
+    cells a side and homes are exact: an object's range meets every object
+    after it in its cell and, if it is two cells wide, in the cell to the
+    right (whose objects end at right_end); if it is two cells tall, those in
+    the row below from the cell to the left (from below_begin) through its own
+    column (to below_end) or the next (to below_wide_end) whose ranges reach
+    its column. Returns the new n. Each object's two runs are walked as one,
+    and which runs it takes is chosen by arithmetic: whether a range is two
+    cells wide or tall is a coin toss that a branch would mispredict."""
+    cdef Py_ssize_t u, v, t, first, more
+    cdef int32_t x0
+    cdef bint wide, tall
+    for u in range(start, end):
+        x0 = ranges[u].x0
+        wide = ranges[u].x1 > x0
+        tall = ranges[u].y1 > ranges[u].y0
+        first = end + wide * (right_end - end) - u - 1
+        more = first + tall * (below_end - below_begin + wide * (below_wide_end - below_end))
+        for t in range(more):
+            v = u + 1 + t + (t >= first) * (below_begin - u - 1 - first)
+            out[2 * n] = <int32_t>u
+            out[2 * n + 1] = <int32_t>v
+            n += (t < first) | (ranges[v].x1 >= x0)
+    return n
+
+
 cdef object covered_cells(const CellRange* ranges, const int32_t* members, Py_ssize_t n):
     """(keys, counts): every cell covered by the ranges ranges[members[k]] for
     k < n (ranges[k] if members is NULL), as cx << 32 | (cy mod 2**32) in
@@ -435,27 +466,21 @@ cdef class UniformGrid(_CellLists):
         Each object u meets the rest of its home cell and the objects at home
         in the other cells of its range's first row, then, in each later row of
         its range, those at home from span_x cells left of its range to its end.
-        While no object covers more than two cells a side, each cell works out
-        those runs once for all its objects, from the occupancy bits next to it,
-        and each object walks its two runs in one loop."""
+        While no range is over two cells a side and homes are exact without
+        filters, each cell works out those runs once for all its objects, from
+        the occupancy bits next to it (cell_meetings); otherwise, and in the
+        columns where windows wrap around the table, each object looks up its
+        own (_object_meetings)."""
         # A copy: the candidates written are int32s, as some of the table's
         # fields are, so the compiler would read those again after each write.
         cdef Level table = self.table
         cdef const Level* L = &table
-        cdef const CellRange* ranges = self.packed_range
-        cdef bint exact = self.exact_homes and not self.n_filtered
-        cdef int32_t span_x = self.span_x, y, x0
-        cdef bint narrow = self.span_x <= 1 and self.span_y <= 1, by_cell, wide, tall
-        cdef int64_t c, cx, below, step = L.mask + 1, last_cell = step * step - 1, row
-        cdef Py_ssize_t w, nth = 0, u, v, t, start, end, more, first, rank, n = 0
-        cdef Py_ssize_t right_end = 0, below_begin = 0, below_end = 0, below_wide_end = 0
-        cdef Py_ssize_t own_end, other_end
-        cdef Py_ssize_t runs[4]
-        cdef int n_runs
+        cdef bint by_cell = self.exact_homes and not self.n_filtered \
+            and self.span_x <= 1 and self.span_y <= 1
+        cdef int64_t c, cx, below, step = L.mask + 1, last_cell = step * step - 1
+        cdef Py_ssize_t w, nth = 0, u, start, end, rank, n = 0
+        cdef Py_ssize_t right_end, below_begin, below_end, below_wide_end
         cdef uint64_t word
-        cdef CellRange cells
-        cdef const Filter* own
-        cdef int32_t* out
         for w in range(occupancy_words(L.wbits)):
             word = L.occupied[w]
             while word:
@@ -464,9 +489,7 @@ cdef class UniformGrid(_CellLists):
                 start = L.cell_start[nth]
                 end = L.cell_start[nth + 1]
                 cx = c & L.mask
-                # Windows that wrap around the table's side are left to each object.
-                by_cell = narrow and 1 <= cx < L.mask
-                if by_cell:
+                if by_cell and 1 <= cx < L.mask:
                     # This cell's runs: through the cell to its right; in the row
                     # below, from the cell to the left through this cell's column
                     # and through the next.
@@ -477,63 +500,54 @@ cdef class UniformGrid(_CellLists):
                     rank += is_occupied(L, below) + is_occupied(L, below + 1)
                     below_end = L.cell_start[rank]
                     below_wide_end = L.cell_start[rank + is_occupied(L, below + 2)]
-                for u in range(start, end):
-                    cells = ranges[u]
-                    own = self._own_filter(L, u)
-                    if by_cell:
-                        # Chosen by arithmetic: whether a range is two cells wide or
-                        # tall is a coin toss that a branch would mispredict.
-                        wide = cells.x1 > cells.x0
-                        tall = cells.y1 > cells.y0
-                        own_end = end + wide * (right_end - end)
-                        other_end = below_begin + tall * (below_end - below_begin
-                                                          + wide * (below_wide_end - below_end))
-                        first = own_end - u - 1
-                        more = first + other_end - below_begin
-                        if self._meeting_room(n, more) < 0:
+                    if self._meeting_room(n, (end - start) * (right_end - start + below_wide_end
+                                                              - below_begin)) < 0:
+                        return -1
+                    n = cell_meetings(self.packed_range, start, end, right_end, below_begin,
+                                      below_end, below_wide_end, self.meeting, n)
+                else:
+                    for u in range(start, end):
+                        n = self._object_meetings(L, u, end, n)
+                        if n < 0:
                             return -1
-                        out = self.meeting
-                        x0 = cells.x0
-                        if exact:
-                            # Its first row's objects are at home in its range.
-                            for t in range(more):
-                                v = u + 1 + t + (t >= first) * (below_begin - u - 1 - first)
-                                out[2 * n] = <int32_t>u
-                                out[2 * n + 1] = <int32_t>v
-                                n += (t < first) | (ranges[v].x1 >= x0)
-                        else:
-                            n = meeting_run(False, &cells, <int32_t>u, own, L, ranges, u + 1,
-                                            own_end, out, n)
-                            n = meeting_run(False, &cells, <int32_t>u, own, L, ranges, below_begin,
-                                            other_end, out, n)
-                        continue
-                    row = (cells.y0 & L.mask) << L.wbits
-                    y = cells.y0
-                    # Its first row: from the object after it to the end of its range,
-                    # one run unless the row wraps there.
-                    if cells.x1 == cells.x0:
-                        runs[1] = end
-                        n_runs = 2
-                    else:
-                        n_runs = row_runs(L, row, cells.x0, cells.x1, runs)
-                    runs[0] = u + 1
-                    while True:
-                        more = runs[1] - runs[0] + (runs[3] - runs[2] if n_runs == 4 else 0)
-                        if self._meeting_room(n, more) < 0:
-                            return -1
-                        out = self.meeting
-                        n = meeting_run(exact, &cells, <int32_t>u, own, L, ranges, runs[0], runs[1],
-                                        out, n)
-                        if n_runs == 4:
-                            n = meeting_run(exact, &cells, <int32_t>u, own, L, ranges, runs[2],
-                                            runs[3], out, n)
-                        if y == cells.y1:
-                            break
-                        y += 1
-                        row = (row + step) & last_cell
-                        n_runs = row_runs(L, row, cells.x0 - span_x, cells.x1, runs)
                 nth += 1
         return n
+
+    cdef Py_ssize_t _object_meetings(self, const Level* L, Py_ssize_t u, Py_ssize_t end,
+                                     Py_ssize_t n) noexcept nogil:
+        """_meeting_pairs for packed object u (its home cell's objects end at
+        `end`), each of its rows' runs looked up; the new n, -1 if out of memory."""
+        cdef const CellRange* ranges = self.packed_range
+        cdef bint exact = self.exact_homes and not self.n_filtered
+        cdef CellRange cells = ranges[u]
+        cdef const Filter* own = self._own_filter(L, u)
+        cdef int64_t row = (cells.y0 & L.mask) << L.wbits, step = L.mask + 1
+        cdef int32_t y = cells.y0
+        cdef Py_ssize_t more
+        cdef Py_ssize_t runs[4]
+        cdef int n_runs
+        # Its first row: from the object after it to the end of its range, one
+        # run unless the row wraps there.
+        if cells.x1 == cells.x0:
+            runs[1] = end
+            n_runs = 2
+        else:
+            n_runs = row_runs(L, row, cells.x0, cells.x1, runs)
+        runs[0] = u + 1
+        while True:
+            more = runs[1] - runs[0] + (runs[3] - runs[2] if n_runs == 4 else 0)
+            if self._meeting_room(n, more) < 0:
+                return -1
+            n = meeting_run(exact, &cells, <int32_t>u, own, L, ranges, runs[0], runs[1],
+                            self.meeting, n)
+            if n_runs == 4:
+                n = meeting_run(exact, &cells, <int32_t>u, own, L, ranges, runs[2], runs[3],
+                                self.meeting, n)
+            if y == cells.y1:
+                return n
+            y += 1
+            row = (row + step) & (step * step - 1)
+            n_runs = row_runs(L, row, cells.x0 - self.span_x, cells.x1, runs)
 
     cdef int _touching_pairs(self, Py_ssize_t n) noexcept nogil:
         """The narrow phase of the table's pairs: of the n meeting pairs, those
