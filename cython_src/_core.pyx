@@ -69,6 +69,6 @@ include "batch_moves.pxi"
 ALL_LAYERS = EVERY_LAYER
 
 # Bytes per struct whose size the layout is designed around, so that a test can
-# hold them to it: a change that makes a Body spill past one cache line, or a
-# packed Shape or CellRange grow, fails there instead of only slowing the hot loops.
-STRUCT_SIZES = {"Body": sizeof(Body), "Shape": sizeof(Shape), "CellRange": sizeof(CellRange)}
+# hold them to it: a change that makes a Shape or a CellRange grow fails there
+# instead of only slowing the hot loops.
+STRUCT_SIZES = {"Shape": sizeof(Shape), "CellRange": sizeof(CellRange)}

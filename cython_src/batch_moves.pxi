@@ -8,8 +8,8 @@ ctypedef fused Grid:
 
 
 cdef inline int32_t settle_row(Grid grid, int32_t i, const Rows* batch, Py_ssize_t k) noexcept nogil:
-    cdef Body b
-    body_of_row(batch, k, &b)
+    cdef Shape b
+    shape_of_row(batch, k, &b)
     return grid._settle(i, &b)
 
 
@@ -24,7 +24,7 @@ cdef int move_rows(Grid grid, const int64_t[::1] ids, const double[:, ::1] rows,
     cdef Rows batch = rows_of(rows, radii)
     cdef int32_t i, cell
     cdef Level* L
-    cdef Body b
+    cdef Shape b
     cdef double started = now_ms(), settled
     if grow_array(<void**>&grid.row_state, &grid.row_state_cap, n, sizeof(int32_t)) < 0:
         return -1
@@ -48,7 +48,7 @@ cdef int move_rows(Grid grid, const int64_t[::1] ids, const double[:, ::1] rows,
                 cell = grid._home(L, i)
             grid._move_cell(L, i, cell)
         else:
-            body_of_row(&batch, k, &b)
+            shape_of_row(&batch, k, &b)
             if grid._move(i, &b) < 0:
                 return -1
     grid._phase_times(started, settled)

@@ -246,7 +246,7 @@ cdef class _CellLists(SpatialIndex):
         """The level member i belongs to."""
         return NULL
 
-    cdef int32_t _settle(self, int32_t i, const Body* b) noexcept nogil:
+    cdef int32_t _settle(self, int32_t i, const Shape* b) noexcept nogil:
         """First half of a batch move, safe to run for many objects at once: if
         live object i keeps its level, give it body b and return its new home
         cell (its links are left to the second half); otherwise change nothing
@@ -254,7 +254,7 @@ cdef class _CellLists(SpatialIndex):
         return -1
 
     cdef int _pack(self, Level* L, int threads) noexcept nogil:
-        """Lay the level's bodies and ids out in cell order (on `threads`
+        """Lay the level's shapes and ids out in cell order (on `threads`
         threads), noting where each occupied cell's run starts."""
         cdef Py_ssize_t w, k = 0, count = 0, cap, circles = 0
         cdef int64_t c
@@ -273,7 +273,7 @@ cdef class _CellLists(SpatialIndex):
                                           sizeof(Filter)) < 0:
             return -1
         # Ids first (the lists and `next` are small and cache-resident), then the
-        # bodies, whose scattered loads can be prefetched once the order is known.
+        # shapes, whose scattered loads can be prefetched once the order is known.
         for w in range(occupancy_words(L.wbits)):
             L.word_rank[w] = <uint32_t>count
             bits = L.occupied[w]
@@ -293,14 +293,14 @@ cdef class _CellLists(SpatialIndex):
             for k in range(L.n):
                 if k + PACK_LOOKAHEAD < L.n:
                     prefetch(&self.body[L.packed_id[k + PACK_LOOKAHEAD]])
-                shape_of(&self.body[L.packed_id[k]], &L.packed[k])
-                circles += self.body[L.packed_id[k]].kind == SHAPE_CIRCLE
+                L.packed[k] = self.body[L.packed_id[k]]
+                circles += shape_is_circle(&L.packed[k])
         else:
             for k in prange(L.n, num_threads=threads, schedule="dynamic", chunksize=PARALLEL_CHUNK):
                 if k + PACK_LOOKAHEAD < L.n:
                     prefetch(&self.body[L.packed_id[k + PACK_LOOKAHEAD]])
-                shape_of(&self.body[L.packed_id[k]], &L.packed[k])
-                circles += self.body[L.packed_id[k]].kind == SHAPE_CIRCLE
+                L.packed[k] = self.body[L.packed_id[k]]
+                circles += shape_is_circle(&L.packed[k])
         L.circles = circles
         if self.n_filtered:
             for k in range(L.n):

@@ -235,20 +235,24 @@ cdef class HierarchicalGrid(_CellLists):
         return wrapped_cell(L, floor_int(b.minx * L.inv), floor_int(b.miny * L.inv))
 
     cdef int32_t _home(self, const Level* L, int32_t i) noexcept nogil:
-        return self._cell_index(L, &self.body[i].box)
+        cdef Box box
+        shape_box(&self.body[i], &box)
+        return self._cell_index(L, &box)
 
     cdef void _enter_level(self, int32_t level, int32_t i) noexcept nogil:
         """Room for one more member must have been reserved."""
         cdef Level* L = &self.levels[level]
+        cdef Box box
+        shape_box(&self.body[i], &box)
         # Past the density the table doubles each side; if memory is short it stays.
         if <double>(L.n + 1) > self.density * <double>((<Py_ssize_t>1) << (2 * L.wbits)) \
                 and L.wbits < LARGEST_WBITS:
             self._resize(L, L.wbits + 1)
         self._add_member(L, i)
-        if longest_side(&self.body[i].box) > L.reach:
-            L.reach = longest_side(&self.body[i].box)
+        if longest_side(&box) > L.reach:
+            L.reach = longest_side(&box)
         self.level_of[i] = level
-        self._push_cell(L, i, self._cell_index(L, &self.body[i].box))
+        self._push_cell(L, i, self._cell_index(L, &box))
 
     cdef void _leave_level(self, int32_t i) noexcept nogil:
         self._drop_member(&self.levels[self.level_of[i]], i)
@@ -281,12 +285,14 @@ cdef class HierarchicalGrid(_CellLists):
     cdef int _attach(self, int32_t i) noexcept nogil:
         cdef int32_t level
         cdef double need
+        cdef Box box
+        shape_box(&self.body[i], &box)
         if not self.has_base:
-            need = self._need(&self.body[i].box)
+            need = self._need(&box)
             # Nudged up, so objects a rounding error larger than the first still fit.
             self.log_base = log(need * (1.0 + 1.8189894035458565e-12)) if need > 0.0 else 0.0
             self.has_base = True
-        level = self._level_index(self._exponent_for(&self.body[i].box))
+        level = self._level_index(self._exponent_for(&box))
         if level < 0 or self._reserve_member(&self.levels[level]) < 0:
             return -1
         self._enter_level(level, i)
@@ -298,17 +304,19 @@ cdef class HierarchicalGrid(_CellLists):
         return L.cell >= need and farthest(box) * L.inv < PRECISE_CELLS \
             and (need == 0.0 or L.cell / self.hierarchy_factor < need)
 
-    cdef int _move(self, int32_t i, const Body* b) noexcept nogil:
+    cdef int _move(self, int32_t i, const Shape* b) noexcept nogil:
         """Re-inserts only when the object's level or cell changes."""
         cdef int32_t level = self.level_of[i], target, cell
         cdef Level* L = &self.levels[level]
-        if self._fits(L, &b.box):
-            if longest_side(&b.box) > L.reach:
-                L.reach = longest_side(&b.box)
+        cdef Box box
+        shape_box(b, &box)
+        if self._fits(L, &box):
+            if longest_side(&box) > L.reach:
+                L.reach = longest_side(&box)
             self.body[i] = b[0]
-            self._move_cell(L, i, self._cell_index(L, &b.box))
+            self._move_cell(L, i, self._cell_index(L, &box))
             return 0
-        target = self._level_index(self._exponent_for(&b.box))
+        target = self._level_index(self._exponent_for(&box))
         if target < 0 or self._reserve_member(&self.levels[target]) < 0:
             return -1
         self._leave_level(i)
@@ -316,14 +324,16 @@ cdef class HierarchicalGrid(_CellLists):
         self._enter_level(target, i)
         return 0
 
-    cdef int32_t _settle(self, int32_t i, const Body* b) noexcept nogil:
+    cdef int32_t _settle(self, int32_t i, const Shape* b) noexcept nogil:
         """If the object keeps its level and stays within the level's reach
-        (safe to decide for many objects at once), give it body b and return its
+        (safe to decide for many objects at once), give it shape b and return its
         new cell; otherwise change nothing and return -1."""
         cdef const Level* L = &self.levels[self.level_of[i]]
-        if longest_side(&b.box) <= L.reach and self._fits(L, &b.box):
+        cdef Box box
+        shape_box(b, &box)
+        if longest_side(&box) <= L.reach and self._fits(L, &box):
             self.body[i] = b[0]
-            return self._cell_index(L, &b.box)
+            return self._cell_index(L, &box)
         return -1
 
     cdef int _move_rows(self, const int64_t[::1] ids, const double[:, ::1] rows,
@@ -664,6 +674,7 @@ cdef class HierarchicalGrid(_CellLists):
         and fits its cells."""
         cdef Py_ssize_t r, li, k, i, total = 0
         cdef const Level* L
+        cdef Box box
         cdef bytearray ranked = bytearray(self.n_levels)
         for r in range(self.n_levels):
             li = self.order[r]
@@ -690,25 +701,27 @@ cdef class HierarchicalGrid(_CellLists):
             if not 0 <= li < self.n_levels or self.levels[li].members[self.slot[i]] != i:
                 self._broken(f"id {i}: level {li}, member slot {self.slot[i]}")
             L = &self.levels[li]
-            if not (L.cell >= self._need(&self.body[i].box)
-                    and farthest(&self.body[i].box) * L.inv < PRECISE_CELLS
-                    and longest_side(&self.body[i].box) <= L.reach):
-                self._broken(f"id {i} with box {self.body[i].box} does not fit the cells of "
+            shape_box(&self.body[i], &box)
+            if not (L.cell >= self._need(&box) and farthest(&box) * L.inv < PRECISE_CELLS
+                    and longest_side(&box) <= L.reach):
+                self._broken(f"id {i} with box {box} does not fit the cells of "
                              f"level {li} (cell {L.cell}, reach {L.reach})")
         return 0
 
     cdef bint _corrupt_placement(self, str what):
         cdef Py_ssize_t li
         cdef Level* L
+        cdef Box box
         for li in range(self.n_levels):
             if self.levels[li].n:
                 break
         else:
             return False
         L = &self.levels[li]
+        shape_box(&self.body[L.members[0]], &box)
         if what == "level_order" and self.n_levels > 1:
             self.order[0], self.order[1] = self.order[1], self.order[0]
-        elif what == "reach" and longest_side(&self.body[L.members[0]].box) > 0.0:
+        elif what == "reach" and longest_side(&box) > 0.0:
             L.reach = 0.0
         elif what == "level_cell":
             L.cell *= 2.0

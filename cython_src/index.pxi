@@ -135,36 +135,20 @@ cdef bint rows_within(const double* values, Py_ssize_t rows, Py_ssize_t width,
     return ok
 
 
-cdef inline void rect_body(double x, double y, double w, double h, Body* b) noexcept nogil:
-    """The body of the box from (x, y) to (x + w, y + h), its numbers checked."""
-    b.kind = SHAPE_BOX
-    b.circle.x = b.circle.y = b.circle.r = 0.0
-    b.box.minx = x
-    b.box.miny = y
-    b.box.maxx = x + w
-    b.box.maxy = y + h
-
-
-cdef inline void circle_body(double x, double y, double r, Body* b) noexcept nogil:
-    """The body of the disc at (x, y) of radius r, its numbers checked."""
-    b.kind = SHAPE_CIRCLE
-    b.circle.x = x
-    b.circle.y = y
-    b.circle.r = r
-    circle_bounds(x, y, r, &b.box)
-
-
-cdef inline int body_from_rect(double x, double y, double w, double h, Body* b) noexcept nogil:
-    cdef int code = box_from_rect(x, y, w, h, &b.box)
+cdef inline int shape_from_rect(double x, double y, double w, double h, Shape* s) noexcept nogil:
+    cdef Box box
+    cdef int code = box_from_rect(x, y, w, h, &box)
     if code == INPUT_OK:
-        rect_body(x, y, w, h, b)
+        rect_shape(x, y, w, h, s)
     return code
 
 
-cdef inline int body_from_circle(double x, double y, double r, Body* b) noexcept nogil:
-    cdef int code = box_from_circle(x, y, r, &b.circle, &b.box)
+cdef inline int shape_from_circle(double x, double y, double r, Shape* s) noexcept nogil:
+    cdef Circle c
+    cdef Box box
+    cdef int code = box_from_circle(x, y, r, &c, &box)
     if code == INPUT_OK:
-        circle_body(x, y, r, b)
+        circle_shape(x, y, r, s)
     return code
 
 
@@ -184,13 +168,13 @@ cdef inline Rows rows_of(const double[:, ::1] rows, const double[::1] radii) noe
     return batch
 
 
-cdef inline void body_of_row(const Rows* batch, Py_ssize_t k, Body* b) noexcept nogil:
-    """The body of row k of a batch its validation accepted."""
+cdef inline void shape_of_row(const Rows* batch, Py_ssize_t k, Shape* s) noexcept nogil:
+    """The shape of row k of a batch its validation accepted."""
     cdef const double* row = batch.values + k * batch.width
     if batch.radii != NULL:
-        circle_body(row[0], row[1], batch.radii[k], b)
+        circle_shape(row[0], row[1], batch.radii[k], s)
     else:
-        rect_body(row[0], row[1], row[2], row[3], b)
+        rect_shape(row[0], row[1], row[2], row[3], s)
 
 
 cdef bint ids_live_and_increasing(const int64_t* ids, Py_ssize_t n, const uint8_t* live,
@@ -235,9 +219,9 @@ cdef class SpatialIndex:
         Counters of the last pair pass (pairs() or pair_ids()): candidate pairs
         the broad phase met, distinct pairs tested exactly, overlapping pairs.
     """
-    cdef Body* body
+    cdef Shape* body            # per id: its shape
     cdef uint32_t* stamp
-    cdef uint8_t* live          # 1 per live id: body.kind != SHAPE_FREE, packed for batch checks
+    cdef uint8_t* live          # per id: 1 while it names an object
     cdef Filter* filter         # per id: its collision layer and mask
     cdef Py_ssize_t n_filtered  # live objects whose filter is not the default: while
                                 # there are none, the pair pass skips the filter test
@@ -304,7 +288,7 @@ cdef class SpatialIndex:
 
     def __contains__(self, object_id):
         return isinstance(object_id, int) and 0 <= object_id < self.obj_hi \
-            and self.body[<Py_ssize_t>object_id].kind != SHAPE_FREE
+            and self.live[<Py_ssize_t>object_id]
 
     # -------------------------------------------------------------- the hooks
 
@@ -326,7 +310,7 @@ cdef class SpatialIndex:
         """Place new object i (its body is set). All or nothing; -1 if out of memory."""
         return 0
 
-    cdef int _move(self, int32_t i, const Body* b) noexcept nogil:
+    cdef int _move(self, int32_t i, const Shape* b) noexcept nogil:
         """Give live object i a new body, re-placing it if needed. All or nothing."""
         self.body[i] = b[0]
         return 0
@@ -386,7 +370,7 @@ cdef class SpatialIndex:
         if new_cap < 64:
             new_cap = 64
         # Every array grows to new_cap; obj_cap moves only once all of them have.
-        if grow_to(<void**>&self.body, cap, new_cap, sizeof(Body)) < 0 \
+        if grow_to(<void**>&self.body, cap, new_cap, sizeof(Shape)) < 0 \
                 or grow_to(<void**>&self.stamp, cap, new_cap, sizeof(uint32_t)) < 0 \
                 or grow_to(<void**>&self.generation, cap, new_cap, sizeof(uint32_t)) < 0 \
                 or grow_to(<void**>&self.live, cap, new_cap, sizeof(uint8_t)) < 0 \
@@ -398,7 +382,7 @@ cdef class SpatialIndex:
         memset(self.stamp + cap, 0, (new_cap - cap) * sizeof(uint32_t))
         memset(self.generation + cap, 0, (new_cap - cap) * sizeof(uint32_t))
         memset(self.live + cap, 0, new_cap - cap)
-        memset(self.body + cap, 0, (new_cap - cap) * sizeof(Body))
+        memset(self.body + cap, 0, (new_cap - cap) * sizeof(Shape))
         default_filters(self.filter + cap, new_cap - cap)
         self.obj_cap = new_cap
         return 0
@@ -417,20 +401,22 @@ cdef class SpatialIndex:
         q.check_layers = layers != EVERY_LAYER or self.n_filtered > 0
 
     cdef inline bint _accept(self, const Query* q, int32_t i) noexcept nogil:
-        cdef const Body* b = &self.body[i]
+        cdef const Shape* b = &self.body[i]
+        cdef Box box
         if q.check_layers and not (self.filter[i].layer & q.layers):
             return False
         if q.kind == Q_CELLS:
             return True
+        shape_box(b, &box)
         if q.kind == Q_SWEPT:
-            return swept_box_hits(&q.box, q.dx, q.dy, &b.box)
-        if not box_overlap(&q.box, &b.box):
+            return swept_box_hits(&q.box, q.dx, q.dy, &box)
+        if not box_overlap(&q.box, &box):
             return False
         if q.kind == Q_BOX:
-            return b.kind != SHAPE_CIRCLE or circle_box(&b.circle, &q.box)
-        if b.kind == SHAPE_CIRCLE:
-            return circle_circle(&q.circle, &b.circle)
-        return circle_box(&q.circle, &b.box)
+            return not shape_is_circle(b) or circle_box(<const Circle*>b, &q.box)
+        if shape_is_circle(b):
+            return circle_circle(&q.circle, <const Circle*>b)
+        return circle_box(&q.circle, &box)
 
     cdef inline void _take(self, const Query* q, int32_t i) noexcept nogil:
         """Add i to `out` if the query takes it (each object is offered once)."""
@@ -444,10 +430,12 @@ cdef class SpatialIndex:
             self.stamp[i] = stamp
             self._take(q, i)
 
-    cdef int _check_body(self, int code, const Body* b, str where, double x, double y,
+    cdef int _check_body(self, int code, const Shape* b, str where, double x, double y,
                          double a, double c) except -1:
+        cdef Box box
         if code == INPUT_OK:
-            code = self._check_placement(&b.box)
+            shape_box(b, &box)
+            code = self._check_placement(&box)
         if code:
             raise input_error(code, where, x, y, a, c, self._cell_hint())
         return 0
@@ -456,7 +444,7 @@ cdef class SpatialIndex:
         """The cell size named in 'too far from the origin' messages."""
         return 0.0
 
-    cdef int32_t _add(self, object handle, const Body* b, const Filter* f) except -2:
+    cdef int32_t _add(self, object handle, const Shape* b, const Filter* f) except -2:
         cdef int32_t i
         if self._reserve_objects(self.obj_hi + 1) < 0:
             raise MemoryError()
@@ -465,7 +453,6 @@ cdef class SpatialIndex:
             self.handles.append(None)
         self.body[i] = b[0]
         if self._attach(i) < 0:
-            self.body[i].kind = SHAPE_FREE
             raise MemoryError()
         self._set_filter(i, f)
         self.handles[i] = i if handle is None else handle
@@ -483,7 +470,7 @@ cdef class SpatialIndex:
 
     cdef int32_t _check_id(self, object object_id) except -1:
         if not isinstance(object_id, int) or not 0 <= object_id < self.obj_hi \
-                or self.body[<Py_ssize_t>object_id].kind == SHAPE_FREE:
+                or not self.live[<Py_ssize_t>object_id]:
             raise KeyError(f"no object with id {object_id!r} in this index")
         return <int32_t>object_id
 
@@ -497,12 +484,12 @@ cdef class SpatialIndex:
         (see set_filter). Raises ValueError for a bad number, a box out of range
         or a layer or mask that is not a 32-bit unsigned int, MemoryError, or
         RuntimeError if another thread's call holds the index."""
-        cdef Body b
+        cdef Shape b
         cdef Filter f
         read_filter(layer, mask, &f)
         self._claim()
         try:
-            self._check_body(body_from_rect(x, y, width, height, &b), &b, "", x, y, width, height)
+            self._check_body(shape_from_rect(x, y, width, height, &b), &b, "", x, y, width, height)
             return self._add(handle, &b, &f)
         finally:
             self.busy = False
@@ -512,12 +499,12 @@ cdef class SpatialIndex:
         """Add the disc of centre (x, y) and radius `radius`, in world units;
         returns its id (int). handle, layer and mask as in insert_rect. Raises as
         insert_rect does."""
-        cdef Body b
+        cdef Shape b
         cdef Filter f
         read_filter(layer, mask, &f)
         self._claim()
         try:
-            self._check_body(body_from_circle(x, y, radius, &b), &b, "", x, y, radius, 0.0)
+            self._check_body(shape_from_circle(x, y, radius, &b), &b, "", x, y, radius, 0.0)
             return self._add(handle, &b, &f)
         finally:
             self.busy = False
@@ -540,12 +527,12 @@ cdef class SpatialIndex:
 
     cdef int _update_box(self, object_id, double x, double y, double width,
                          double height) except -1:
-        cdef Body b
+        cdef Shape b
         cdef int32_t i
         self._claim()
         try:
             i = self._check_id(object_id)
-            self._check_body(body_from_rect(x, y, width, height, &b), &b, "", x, y, width, height)
+            self._check_body(shape_from_rect(x, y, width, height, &b), &b, "", x, y, width, height)
             if self._move(i, &b) < 0:
                 raise MemoryError()
         finally:
@@ -555,12 +542,12 @@ cdef class SpatialIndex:
     def update_circle(self, object_id, double x, double y, double radius):
         """Move/resize object `object_id` to the disc of centre (x, y) and radius
         `radius`, in world units. Raises as update_rect does."""
-        cdef Body b
+        cdef Shape b
         cdef int32_t i
         self._claim()
         try:
             i = self._check_id(object_id)
-            self._check_body(body_from_circle(x, y, radius, &b), &b, "", x, y, radius, 0.0)
+            self._check_body(shape_from_circle(x, y, radius, &b), &b, "", x, y, radius, 0.0)
             if self._move(i, &b) < 0:
                 raise MemoryError()
         finally:
@@ -590,7 +577,6 @@ cdef class SpatialIndex:
         self._set_filter(i, &DEFAULT_FILTER)
         self._detach(i)
         self.generation[i] += 1
-        self.body[i].kind = SHAPE_FREE
         self.live[i] = 0
         self.free_ids[self.n_free] = i
         self.n_free += 1
@@ -614,7 +600,7 @@ cdef class SpatialIndex:
     cdef void _empty(self) noexcept nogil:
         self._reset()
         if self.obj_cap:
-            memset(self.body, 0, self.obj_cap * sizeof(Body))
+            memset(self.body, 0, self.obj_cap * sizeof(Shape))
             memset(self.live, 0, self.obj_cap)
             default_filters(self.filter, self.obj_cap)
         self.obj_hi = self.n_live = self.n_free = self.n_filtered = 0
@@ -645,7 +631,8 @@ cdef class SpatialIndex:
         empty (both leave it as it was), MemoryError (which leaves it empty),
         RuntimeError if another thread's call holds either index."""
         cdef Py_ssize_t i, failed_at = -1
-        cdef const Box* b
+        cdef Box box
+        cdef const Box* b = &box
         cdef int code
         if target is self:
             raise ValueError("target must be another index")
@@ -656,7 +643,7 @@ cdef class SpatialIndex:
                 if target.n_live:
                     raise ValueError(f"target must be empty, it holds {target.n_live} objects")
                 for i in range(self.obj_hi):
-                    b = &self.body[i].box
+                    shape_box(&self.body[i], &box)
                     code = target._check_placement(b) if self.live[i] else INPUT_OK
                     if code:
                         raise input_error(
@@ -669,7 +656,7 @@ cdef class SpatialIndex:
                     raise MemoryError()
                 with nogil:
                     target._empty()
-                    memcpy(target.body, self.body, self.obj_hi * sizeof(Body))
+                    memcpy(target.body, self.body, self.obj_hi * sizeof(Shape))
                     memcpy(target.live, self.live, self.obj_hi)
                     memcpy(target.filter, self.filter, self.obj_hi * sizeof(Filter))
                     target.n_filtered = self.n_filtered
@@ -708,17 +695,18 @@ cdef class SpatialIndex:
         bounding box). Raises KeyError for an unknown id, RuntimeError if another
         thread's call holds the index."""
         self._idle()
-        cdef Box b = self.body[self._check_id(object_id)].box
+        cdef Box b
+        shape_box(&self.body[self._check_id(object_id)], &b)
         return (b.minx, b.miny, b.maxx - b.minx, b.maxy - b.miny)
 
     def circle_of(self, object_id):
         """(x, y, radius) of a disc in world units, None for a box. Raises KeyError
         for an unknown id, RuntimeError if another thread's call holds the index."""
         self._idle()
-        cdef Body* b = &self.body[self._check_id(object_id)]
-        if b.kind != SHAPE_CIRCLE:
+        cdef const Shape* b = &self.body[self._check_id(object_id)]
+        if not shape_is_circle(b):
             return None
-        return (b.circle.x, b.circle.y, b.circle.r)
+        return (b.p0, b.p1, b.p2)
 
     def ids(self):
         """List of the ids (ints) of all live objects, ascending. Raises RuntimeError
@@ -726,7 +714,7 @@ cdef class SpatialIndex:
         cdef Py_ssize_t i
         self._claim()       # the list grows as it is read: Python code can run meanwhile
         try:
-            return [i for i in range(self.obj_hi) if self.body[i].kind != SHAPE_FREE]
+            return [i for i in range(self.obj_hi) if self.live[i]]
         finally:
             self.busy = False
 
@@ -738,7 +726,7 @@ cdef class SpatialIndex:
         self._idle()
         cdef int32_t i = self._check_id(a), j = self._check_id(b)
         return i != j and filters_pass(&self.filter[i], &self.filter[j]) \
-            and bodies_touch(&self.body[i], &self.body[j])
+            and shapes_meet(&self.body[i], &self.body[j])
 
     # ------------------------------------------------------------------ queries
 
@@ -892,7 +880,7 @@ cdef class SpatialIndex:
                 if check and not (self.filter[i].layer & layers):
                     continue
                 self.nearby[m].id = i
-                self.nearby[m].distance = body_distance(&self.body[i], x, y)
+                self.nearby[m].distance = shape_distance(&self.body[i], x, y)
                 found += self.nearby[m].distance <= reach
                 m += 1
             if found >= k or reach >= limit or everything or n == self.n_live:
@@ -1022,7 +1010,7 @@ cdef class SpatialIndex:
             return -1
         for j in range(self.out_n):
             i = self.out[j]
-            if ray_hits_body(&self.body[i], x0, y0, q.dx, q.dy, &self.ray_hits[n]):
+            if ray_hits_shape(&self.body[i], x0, y0, q.dx, q.dy, &self.ray_hits[n]):
                 self.ray_hits[n].id = i
                 n += 1
         qsort(self.ray_hits, n, sizeof(RayHit), earlier_first)
@@ -1387,7 +1375,7 @@ cdef class SpatialIndex:
     cdef int _validate_ids(self) except -1:
         """Live flags, bodies, handles and the free-id list agree."""
         cdef Py_ssize_t i, k, live = 0, filtered = 0
-        cdef const Body* b
+        cdef const Shape* b
         cdef Box bounds
         cdef bytearray freed
         if not (0 <= self.n_live <= self.obj_hi <= self.obj_cap and 0 <= self.n_free):
@@ -1399,24 +1387,22 @@ cdef class SpatialIndex:
         if self.out_cap < self.obj_cap or 2 * self.found.n > self.found.cap:
             self._broken("an output buffer is smaller than what it must hold")
         for i in range(self.obj_cap):
-            b = &self.body[i]
-            if b.kind > SHAPE_CIRCLE or self.live[i] != (b.kind != SHAPE_FREE):
-                self._broken(f"id {i}: live flag {self.live[i]}, shape kind {b.kind}")
-            if b.kind == SHAPE_FREE:
+            if self.live[i] > 1:
+                self._broken(f"id {i}: live flag {self.live[i]}")
+            if not self.live[i]:
                 if i < self.obj_hi and self.handles[i] is not None:
-                    self._broken(f"free id {i} keeps the handle {self.handles[i]!r}")
+                    self._broken(f"id {i}: live flag 0 but it keeps the handle {self.handles[i]!r}")
                 continue
             if i >= self.obj_hi:
                 self._broken(f"id {i} is live but only {self.obj_hi} ids were handed out")
             live += 1
-            if not (b.box.minx <= b.box.maxx and b.box.miny <= b.box.maxy):
-                self._broken(f"id {i} has the box {b.box}")
-            if b.kind == SHAPE_CIRCLE:
-                circle_bounds(b.circle.x, b.circle.y, b.circle.r, &bounds)
-                if memcmp(&bounds, &b.box, sizeof(Box)) != 0:
-                    self._broken(f"id {i}: circle {b.circle} but box {b.box}")
+            b = &self.body[i]
+            shape_box(b, &bounds)
+            if not (bounds.minx <= bounds.maxx and bounds.miny <= bounds.maxy
+                    and (not shape_is_circle(b) or b.p2 >= 0.0)):
+                self._broken(f"id {i} has the shape {b[0]}")
         if live != self.n_live:
-            self._broken(f"{live} live ids but n_live is {self.n_live}")
+            self._broken(f"{live} ids have their live flag but n_live is {self.n_live}")
         for i in range(self.obj_cap):
             if not self.live[i] and not is_default_filter(&self.filter[i]):
                 self._broken(f"free id {i} keeps the filter {self.filter[i]}")
@@ -1496,14 +1482,14 @@ cdef class SpatialIndex:
     cdef int _validate_rects(self, const double[:, ::1] rows) except -1:
         cdef Py_ssize_t k, bad = 0
         cdef int code = 0
-        cdef Body b
+        cdef Box b
         with nogil:
             if rows_within(&rows[0, 0] if rows.shape[0] else NULL, rows.shape[0], 4,
                            self._safe_magnitude()):
                 return 0
             for k in range(rows.shape[0]):
-                code = body_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &b) \
-                    or self._check_placement(&b.box)
+                code = box_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &b) \
+                    or self._check_placement(&b)
                 if code:
                     bad = k
                     break
@@ -1515,7 +1501,8 @@ cdef class SpatialIndex:
     cdef int _validate_circles(self, const double[:, ::1] centers, const double[::1] radii) except -1:
         cdef Py_ssize_t k, bad = 0
         cdef int code = 0
-        cdef Body b
+        cdef Box b
+        cdef Circle c
         cdef double safe
         with nogil:
             safe = self._safe_magnitude()
@@ -1523,8 +1510,8 @@ cdef class SpatialIndex:
                     and rows_within(&radii[0] if radii.shape[0] else NULL, radii.shape[0], 1, safe):
                 return 0
             for k in range(centers.shape[0]):
-                code = body_from_circle(centers[k, 0], centers[k, 1], radii[k], &b) \
-                    or self._check_placement(&b.box)
+                code = box_from_circle(centers[k, 0], centers[k, 1], radii[k], &c, &b) \
+                    or self._check_placement(&b)
                 if code:
                     bad = k
                     break
@@ -1566,7 +1553,6 @@ cdef class SpatialIndex:
             f.layer, f.mask = layers[k], masks[k]
             self._set_filter(<int32_t>ids[k], &f)
         for k in range(n - 1, placed - 1, -1):
-            self.body[ids[k]].kind = SHAPE_FREE
             self.free_ids[self.n_free] = <int32_t>ids[k]
             self.n_free += 1
         self.n_live += placed
@@ -1583,7 +1569,7 @@ cdef class SpatialIndex:
         cdef Rows batch = rows_of(rows, radii)
         for k in range(ids.shape[0]):
             i = <int32_t>ids[k]
-            body_of_row(&batch, k, &self.body[i])
+            shape_of_row(&batch, k, &self.body[i])
             if self._attach(i) < 0:
                 return k
         return ids.shape[0]
@@ -1595,9 +1581,9 @@ cdef class SpatialIndex:
         objects in two halves time them with _phase_times."""
         cdef Py_ssize_t k
         cdef Rows batch = rows_of(rows, radii)
-        cdef Body b
+        cdef Shape b
         for k in range(ids.shape[0]):
-            body_of_row(&batch, k, &b)
+            shape_of_row(&batch, k, &b)
             if self._move(<int32_t>ids[k], &b) < 0:
                 return -1
         return 0

@@ -11,16 +11,15 @@ ctypedef struct Circle:
     double y
     double r
 
-ctypedef struct Body:
-    # Everything the narrow phase reads about one object, in one cache line.
-    Box box
-    Circle circle
-    uint8_t kind
-
-cdef enum ShapeKind:
-    SHAPE_FREE = 0
-    SHAPE_BOX = 1
-    SHAPE_CIRCLE = 2
+ctypedef struct Shape:
+    # One object's shape, all that the narrow phase reads of it, in 32 bytes: a
+    # box as (minx, miny, maxx, maxy), a circle as (x, y, r, NaN). A circle's box
+    # is built by circle_bounds wherever it is needed, so every test sees the
+    # same box for it.
+    double p0
+    double p1
+    double p2
+    double p3
 
 
 cdef inline void circle_bounds(double x, double y, double r, Box* b) noexcept nogil:
@@ -58,42 +57,20 @@ cdef inline bint circle_box(const Circle* c, const Box* b) noexcept nogil:
     return px * px + py * py <= c.r * c.r
 
 
-cdef inline bint bodies_touch(const Body* a, const Body* b) noexcept nogil:
-    # The box test comes first for every shape so that "touching" never depends on
-    # which exact test rounding favours: both shapes' bounds must meet.
-    if not box_overlap(&a.box, &b.box):
-        return False
-    if a.kind == SHAPE_CIRCLE:
-        if b.kind == SHAPE_CIRCLE:
-            return circle_circle(&a.circle, &b.circle)
-        return circle_box(&a.circle, &b.box)
-    if b.kind == SHAPE_CIRCLE:
-        return circle_box(&b.circle, &a.box)
-    return True
+cdef inline void rect_shape(double x, double y, double w, double h, Shape* s) noexcept nogil:
+    """The box from (x, y) to (x + w, y + h), its numbers checked."""
+    s.p0 = x
+    s.p1 = y
+    s.p2 = x + w
+    s.p3 = y + h
 
 
-ctypedef struct Shape:
-    # A body in half the space, for scans over many objects: a box as (minx,
-    # miny, maxx, maxy), a circle as (x, y, r, NaN). A circle's box is rebuilt
-    # by circle_bounds, which built it first, so every test answers exactly as it
-    # does on the Body.
-    double p0
-    double p1
-    double p2
-    double p3
-
-
-cdef inline void shape_of(const Body* b, Shape* s) noexcept nogil:
-    if b.kind == SHAPE_CIRCLE:
-        s.p0 = b.circle.x
-        s.p1 = b.circle.y
-        s.p2 = b.circle.r
-        s.p3 = NAN
-    else:
-        s.p0 = b.box.minx
-        s.p1 = b.box.miny
-        s.p2 = b.box.maxx
-        s.p3 = b.box.maxy
+cdef inline void circle_shape(double x, double y, double r, Shape* s) noexcept nogil:
+    """The disc at (x, y) of radius r, its numbers checked."""
+    s.p0 = x
+    s.p1 = y
+    s.p2 = r
+    s.p3 = NAN
 
 
 cdef inline bint shape_is_circle(const Shape* s) noexcept nogil:
@@ -108,8 +85,10 @@ cdef inline void shape_box(const Shape* s, Box* b) noexcept nogil:
 
 
 cdef inline bint shapes_touch(const Shape* a, const Box* a_box, const Shape* b) noexcept nogil:
-    """bodies_touch for shapes, a's box given. Two circles (the common pair) take
-    no data-dependent branch: both of their tests are computed and combined."""
+    """Do the shapes touch (a's box given)? The box test comes first for every
+    shape so that "touching" never depends on which exact test rounding favours:
+    both shapes' bounds must meet. Two circles (the common pair) take no
+    data-dependent branch: both of their tests are computed and combined."""
     cdef Box b_box
     cdef bint boxes
     shape_box(b, &b_box)
@@ -136,16 +115,23 @@ cdef inline bint boxes_touch(const Shape* a, const Shape* b) noexcept nogil:
     return box_overlap(<const Box*>a, <const Box*>b)
 
 
-cdef inline double body_distance(const Body* b, double x, double y) noexcept nogil:
-    """The distance from the point (x, y) to the body's circle or box: 0 inside."""
+cdef inline bint shapes_meet(const Shape* a, const Shape* b) noexcept nogil:
+    """shapes_touch, a's box worked out here."""
+    cdef Box a_box
+    shape_box(a, &a_box)
+    return shapes_touch(a, &a_box, b)
+
+
+cdef inline double shape_distance(const Shape* s, double x, double y) noexcept nogil:
+    """The distance from the point (x, y) to the shape's circle or box: 0 inside."""
     cdef double dx, dy, d
-    if b.kind == SHAPE_CIRCLE:
-        dx = x - b.circle.x
-        dy = y - b.circle.y
-        d = sqrt(dx * dx + dy * dy) - b.circle.r
+    if shape_is_circle(s):
+        dx = x - s.p0
+        dy = y - s.p1
+        d = sqrt(dx * dx + dy * dy) - s.p2
         return d if d > 0.0 else 0.0
-    dx = b.box.minx - x if x < b.box.minx else (x - b.box.maxx if x > b.box.maxx else 0.0)
-    dy = b.box.miny - y if y < b.box.miny else (y - b.box.maxy if y > b.box.maxy else 0.0)
+    dx = s.p0 - x if x < s.p0 else (x - s.p2 if x > s.p2 else 0.0)
+    dy = s.p1 - y if y < s.p1 else (y - s.p3 if y > s.p3 else 0.0)
     return sqrt(dx * dx + dy * dy)
 
 
@@ -226,11 +212,11 @@ cdef inline bint ray_hits_circle(const Circle* c, double sx, double sy, double d
     return True
 
 
-cdef inline bint ray_hits_body(const Body* body, double sx, double sy, double dx, double dy,
-                               RayHit* hit) noexcept nogil:
-    if body.kind == SHAPE_CIRCLE:
-        return ray_hits_circle(&body.circle, sx, sy, dx, dy, hit)
-    return ray_hits_box(&body.box, sx, sy, dx, dy, hit)
+cdef inline bint ray_hits_shape(const Shape* s, double sx, double sy, double dx, double dy,
+                                RayHit* hit) noexcept nogil:
+    if shape_is_circle(s):
+        return ray_hits_circle(<const Circle*>s, sx, sy, dx, dy, hit)
+    return ray_hits_box(<const Box*>s, sx, sy, dx, dy, hit)
 
 
 cdef inline bint axis_window(double qmin, double qmax, double d, double bmin, double bmax,

@@ -238,8 +238,10 @@ cdef class UniformGrid(_CellLists):
         cdef double d = v - origin
         return <int32_t>floor_int(d * self.inv_cell if self.exact_inverse else d / self.cell_size)
 
-    cdef inline void _placed_range(self, const Box* b, CellRange* r) noexcept nogil:
-        """range_of for a box that _check_placement accepted."""
+    cdef inline void _placed_range(self, const Shape* s, CellRange* r) noexcept nogil:
+        """range_of for the box of a shape that _check_placement accepted."""
+        cdef Box b
+        shape_box(s, &b)
         r.x0 = self._placed_cell(b.minx, self.origin_x)
         r.y0 = self._placed_cell(b.miny, self.origin_y)
         r.x1 = self._placed_cell(b.maxx, self.origin_x)
@@ -286,7 +288,7 @@ cdef class UniformGrid(_CellLists):
         self.slot[last] = slot
 
     cdef int _attach(self, int32_t i) noexcept nogil:
-        self._placed_range(&self.body[i].box, &self.range[i])
+        self._placed_range(&self.body[i], &self.range[i])
         return self._link(i)
 
     cdef void _detach(self, int32_t i) noexcept nogil:
@@ -299,10 +301,10 @@ cdef class UniformGrid(_CellLists):
     cdef Level* _level_of(self, int32_t i) noexcept nogil:
         return &self.table
 
-    cdef inline int32_t _settle(self, int32_t i, const Body* b) noexcept nogil:
+    cdef inline int32_t _settle(self, int32_t i, const Shape* b) noexcept nogil:
         """An object of the table that stays small takes its body and range."""
         cdef CellRange cells
-        self._placed_range(&b.box, &cells)
+        self._placed_range(b, &cells)
         if self.home[i] < 0 or self._is_large_range(&cells):
             return -1
         self._widen_spans(&cells)
@@ -310,11 +312,11 @@ cdef class UniformGrid(_CellLists):
         self.body[i] = b[0]
         return wrapped_cell(&self.table, cells.x0, cells.y0)
 
-    cdef int _move(self, int32_t i, const Body* b) noexcept nogil:
+    cdef int _move(self, int32_t i, const Shape* b) noexcept nogil:
         """Relinks only when the min corner changes cell or the object moves to
         or from the large list."""
         cdef CellRange old_cells = self.range[i], new_cells
-        self._placed_range(&b.box, &new_cells)
+        self._placed_range(b, &new_cells)
         if self.home[i] >= 0 and not self._is_large_range(&new_cells):
             self._widen_spans(&new_cells)
             self.range[i] = new_cells
@@ -662,7 +664,7 @@ cdef class UniformGrid(_CellLists):
                 if not filters_pass(&self.filter[big], &self.filter[other]):
                     continue
                 self.narrow_phase_checks += 1
-                touch = bodies_touch(&self.body[big], &self.body[other])
+                touch = shapes_meet(&self.body[big], &self.body[other])
                 put_pair(pairs + 2 * kept, big, other)
                 kept += touch | keep_all
         self.found.n = kept
@@ -692,6 +694,7 @@ cdef class UniformGrid(_CellLists):
         in exactly one of them."""
         cdef Py_ssize_t i, large = 0
         cdef CellRange r
+        cdef Box box
         cdef const Level* L = &self.table
         self._check_lists(L, "the table")
         if L.wbits < self.min_wbits:
@@ -700,8 +703,9 @@ cdef class UniformGrid(_CellLists):
         for i in range(self.obj_hi):
             if not self.live[i]:
                 continue
-            if range_of(&self.body[i].box, self.origin_x, self.origin_y, self.cell_size, &r) != INPUT_OK:
-                self._broken(f"id {i}: its box {self.body[i].box} has no cell range")
+            shape_box(&self.body[i], &box)
+            if range_of(&box, self.origin_x, self.origin_y, self.cell_size, &r) != INPUT_OK:
+                self._broken(f"id {i}: its box {box} has no cell range")
             if memcmp(&r, &self.range[i], sizeof(CellRange)) != 0:
                 self._broken(f"id {i} is kept over cells {self.range[i]} but its box covers {r}")
             if self._is_large_range(&r):

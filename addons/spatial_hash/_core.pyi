@@ -21,7 +21,7 @@ import numpy.typing as npt
 ALL_LAYERS: int
 # The keys of stats(), in order, the same for both grids.
 STATS_KEYS: Tuple[str, ...]
-# Bytes per struct the core's memory layout is designed around (Body, Shape,
+# Bytes per struct the core's memory layout is designed around (Shape,
 # CellRange), for tests.
 STRUCT_SIZES: Dict[str, int]
 
