@@ -102,17 +102,37 @@ cdef inline bint shapes_touch(const Shape* a, const Box* a_box, const Shape* b) 
     return boxes
 
 
+cdef extern from *:
+    """
+    /* Two doubles at a time: SSE2 on x86-64, NEON on arm64. */
+    typedef double lanes2 __attribute__((vector_size(16)));
+    typedef long long mask2 __attribute__((vector_size(16)));
+    static inline int circles_touch_lanes(const double* a, const double* b) {
+        lanes2 pa = {a[0], a[1]}, pb = {b[0], b[1]}, ra = {a[2], a[2]}, rb = {b[2], b[2]};
+        mask2 boxes = ((pa - ra) <= (pb + rb)) & ((pb - rb) <= (pa + ra));
+        lanes2 d = pa - pb;
+        double rr = a[2] + b[2];
+        d = d * d;
+        return (int)(boxes[0] & boxes[1] & 1) & (d[0] + d[1] <= rr * rr);
+    }
+    static inline int boxes_touch_lanes(const double* a, const double* b) {
+        lanes2 lo_a = {a[0], a[1]}, hi_a = {a[2], a[3]}, lo_b = {b[0], b[1]}, hi_b = {b[2], b[3]};
+        mask2 m = (lo_a <= hi_b) & (lo_b <= hi_a);
+        return (int)(m[0] & m[1] & 1);
+    }
+    """
+    bint circles_touch_lanes(const double* a, const double* b) noexcept nogil
+    bint boxes_touch_lanes(const double* a, const double* b) noexcept nogil
+
+
 cdef inline bint circles_touch(const Shape* a, const Shape* b) noexcept nogil:
     """shapes_touch for two circles, with no branch at all."""
-    cdef double ax = a.p0, ay = a.p1, ar = a.p2, bx = b.p0, by = b.p1, br = b.p2
-    cdef double dx = ax - bx, dy = ay - by, rr = ar + br
-    return ((ax - ar <= bx + br) & (bx - br <= ax + ar) & (ay - ar <= by + br) & (by - br <= ay + ar)
-            & (dx * dx + dy * dy <= rr * rr))
+    return circles_touch_lanes(&a.p0, &b.p0)
 
 
 cdef inline bint boxes_touch(const Shape* a, const Shape* b) noexcept nogil:
     """shapes_touch for two boxes."""
-    return box_overlap(<const Box*>a, <const Box*>b)
+    return boxes_touch_lanes(&a.p0, &b.p0)
 
 
 cdef inline bint shapes_meet(const Shape* a, const Shape* b) noexcept nogil:

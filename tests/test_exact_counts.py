@@ -244,3 +244,24 @@ def test_many_cells_stress_against_oracle():
         cells, members, most, large = oracle.occupancy()
         s = h.stats()
         assert (s["active_cells"], s["memberships"], s["large_objects"]) == (cells, members, large)
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+@pytest.mark.parametrize("a,b", [((1.7, 0.94), (2.94, 0.3)), ((2.4, 0.433), (3.363, 0.53))])
+def test_circles_whose_boxes_miss_by_rounding_do_not_touch(axis, a, b):
+    """The box test comes first: two discs whose boxes miss only by rounding
+    (b's side, centre minus radius, rounds past a's centre plus radius) do not
+    touch, though their centres' squared distance does not exceed the squared
+    sum of radii. Every index and the batch pair pass agree with brute force."""
+    (ca, ra), (cb, rb) = a, b
+    assert cb - rb > ca + ra and (cb - ca) ** 2 <= (ra + rb) ** 2
+    centers = np.array([[ca, 5.0], [cb, 5.0]])[:, ::-1 if axis else 1]
+    radii = np.array([ra, rb])
+    brute = BruteForce()
+    for k in range(2):
+        brute.insert_circle(k, tuple(centers[k]), radii[k])
+    assert brute.pairs() == []
+    for grid in (UniformGrid(1.0), UniformGrid(4.0), HierarchicalGrid()):
+        grid.insert_circles(centers, radii)
+        assert grid.pair_ids().tolist() == [] and grid.candidate_ids().shape == (1, 2)
+        assert not grid.is_colliding(0, 1)
