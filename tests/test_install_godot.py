@@ -6,6 +6,7 @@ import os
 import pathlib
 import re
 import subprocess
+import sys
 
 import pytest
 
@@ -97,7 +98,7 @@ def test_godot4_install_targets_the_extension_site_packages(tmp_path, monkeypatc
     commands = [" ".join(c) for c in python.commands]
     assert any(f"--target {site} --upgrade numpy>=1.20" in c for c in commands)
     assert f"--force-reinstall --target {site} --upgrade" in commands[-2]
-    assert "-I -c" in commands[-1] and str(site) in commands[-1]
+    assert "-I -S -c" in commands[-1] and str(site) in commands[-1]
     addon = project / "addons" / "spatial_hash"
     assert not addon.is_symlink()
     assert sorted(p.relative_to(addon).as_posix() for p in addon.rglob("*")) == \
@@ -180,3 +181,20 @@ def test_godot4_without_the_extension_python_on_path_is_refused(tmp_path, monkey
     with pytest.raises(install_godot.Refused, match="no python3.14 found on PATH"):
         install_godot.install(str(project), run=PluginPython(), log=lambda m: None)
     assert install_godot.main([str(project)]) == 2
+
+
+def test_numpy_of_the_building_pythons_own_does_not_count_for_the_plugin(tmp_path):
+    """godot-python-extension is built with a Python of the user's, whose own
+    site-packages the engine never sees: numpy there (this test's own) must not
+    stop the installer from putting numpy in the extension's folder."""
+    project = godot4_project(tmp_path)
+    site = project / "bin" / "linux-x86_64" / "python3.14" / "site-packages"
+    site.mkdir()
+    plugin = install_godot.find_plugin(str(project), python=sys.executable)
+    subprocess.run([sys.executable, "-c", "import numpy"], check=True)
+    with pytest.raises(subprocess.CalledProcessError):
+        subprocess.run(install_godot.importer(plugin, "import numpy"), check=True,
+                       stderr=subprocess.DEVNULL)
+    (site / "numpy").mkdir()
+    (site / "numpy" / "__init__.py").write_text("")
+    subprocess.run(install_godot.importer(plugin, "import numpy"), check=True)

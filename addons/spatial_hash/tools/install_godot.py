@@ -137,10 +137,12 @@ def install_packages(plugin, run, log):
 
 
 def importer(plugin, statement):
-    """A command running `statement` with the plugin's Python and import path."""
+    """A command running `statement` with the plugin's Python and import path.
+    Where the plugin has a folder of its own, the interpreter's site-packages
+    stay off the path (-S): numpy installed there is not what the engine sees."""
     if plugin.site_packages is None:
         return [plugin.python, "-c", statement]
-    return [plugin.python, "-I", "-c",
+    return [plugin.python, "-I", "-S", "-c",
             f"import sys; sys.path.insert(0, {plugin.site_packages!r}); {statement}"]
 
 
