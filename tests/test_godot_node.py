@@ -532,6 +532,37 @@ def test_caller_arrays_are_never_modified():
     assert [(v.x, v.y) for v in sizes] == [(1, 1), (2, 2)]
 
 
+@pytest.mark.parametrize("position_type", [np.float32, np.float64])
+@pytest.mark.parametrize("size_type", [np.float32, np.float64])
+def test_batch_rows_name_the_first_bad_row_of_random_arrays(position_type, size_type):
+    """rect_rows against numpy: the rows it builds, and the first row holding a
+    NaN, an infinity or a negative size named in its error."""
+    from spatial_hash.node.arguments import rect_rows
+    rng = np.random.default_rng(5)
+    for trial in range(40):
+        n = int(rng.integers(1, 300))
+        positions = rng.uniform(-1e3, 1e3, (n, 2)).astype(position_type)
+        sizes = rng.uniform(0, 50, (n, 2)).astype(size_type)
+        for _ in range(int(rng.integers(0, 3))):
+            bad = (positions, sizes)[int(rng.integers(2))]
+            bad[rng.integers(n), rng.integers(2)] = rng.choice([np.nan, np.inf, -np.inf, -1.0])
+        given = positions.copy(), sizes.copy()
+        good = np.isfinite(positions).all(axis=1) & np.isfinite(sizes).all(axis=1) \
+            & (sizes >= 0).all(axis=1)
+        memory = np.full((n + 3, 4), 7.0)
+        if good.all():
+            rows = rect_rows(positions, sizes, memory)
+            assert rows.base is memory and rows.shape == (n, 4)
+            assert rows.tolist() == np.hstack([positions, sizes]).astype(np.float64).tolist()
+        else:
+            first = int(np.argmin(good))
+            named = "positions" if not np.isfinite(positions[first]).all() else "sizes"
+            with pytest.raises(ValueError, match=rf"^{named}\[{first}\]\.[xy] must"):
+                rect_rows(positions, sizes, memory)
+        assert np.array_equal(positions, given[0], equal_nan=True)
+        assert np.array_equal(sizes, given[1], equal_nan=True)
+
+
 # ----------------------------------------------------------- freed objects
 
 class TreeNode(GodotObject):

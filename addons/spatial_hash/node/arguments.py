@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from spatial_hash._core import read_rect, read_vec2
+from spatial_hash._core import read_rect, read_vec2, rect_rows_into
 
 
 def number(value, name):
@@ -101,18 +101,18 @@ def layer_rows(values, name):
     return values
 
 
-def _as_pairs(values):
-    """(n, 2) float rows as n complex numbers, a view when they are C-contiguous
-    float32 or float64 (what the engine scripts hand over), a float64 copy if not."""
+def _coordinates(values):
+    """C-contiguous float32 or float64 rows as they are (what the engine scripts
+    hand over); a float64 copy of anything else."""
     if values.flags.c_contiguous and values.dtype in (np.float32, np.float64):
-        return values.view(np.complex64 if values.dtype == np.float32 else np.complex128)[:, 0]
-    return np.ascontiguousarray(values, dtype=np.float64).view(np.complex128)[:, 0]
+        return values
+    return np.ascontiguousarray(values, dtype=np.float64)
 
 
 def rect_rows(positions, sizes, memory=None):
     """(n, 4) float64 rows of x, y, w, h from position and size arrays of one
     length: finite, sizes >= 0. One pass over the rows when they are good (the
-    batch path of a 10,000-object frame); the bad row is looked for only if not.
+    batch path of a 10,000-object frame); the bad row is named only if not.
     The rows are written into `memory`, a C-contiguous float64 array of rows of
     4, if it has n rows or more (they are then a view of it), else into a new
     array: a caller that keeps it for its next batch allocates nothing."""
@@ -121,15 +121,11 @@ def rect_rows(positions, sizes, memory=None):
         raise ValueError(f"{len(xy)} positions but {len(wh)} sizes")
     rows = memory[:len(xy)] if memory is not None and len(memory) >= len(xy) \
         else np.empty((len(xy), 4))
-    # Copied as one complex element per (x, y) pair, converted on the way: numpy's
-    # copy of a float column pair into every other slot is several times slower.
-    pairs = rows.view(np.complex128)
-    pairs[:, 0] = _as_pairs(xy)
-    pairs[:, 1] = _as_pairs(wh)
-    if np.isfinite(rows).all() and (wh >= 0.0).all():
+    bad = rect_rows_into(_coordinates(xy), _coordinates(wh), rows)
+    if bad < 0:
         return rows
     for name, values, least in (("positions", xy, None), ("sizes", wh, 0.0)):
-        for k, (x, y) in enumerate(values.tolist()):
-            finite(x, f"{name}[{k}].x", least)
-            finite(y, f"{name}[{k}].y", least)
-    raise AssertionError("a bad row was not found")   # unreachable: the checks agree
+        x, y = values[bad].tolist()
+        finite(x, f"{name}[{bad}].x", least)
+        finite(y, f"{name}[{bad}].y", least)
+    raise AssertionError(f"row {bad} is good")   # unreachable: the checks agree
