@@ -5,6 +5,7 @@ array built in Python is only whole as the engine's copy (`duplicate()`),
 packed arguments are read through their memory (a PackedVector2Array through
 its bytes; indexing one crashed), signals are emitted by their own `emit`, and
 an argument count that does not fit prints a TypeError."""
+import gc
 import importlib.util
 import math
 import pathlib
@@ -79,6 +80,11 @@ class P4Packed:
         if not self.memory:
             raise EngineCrash("get_memory_view() of an empty packed array: signal 11")
         return memoryview(self.memory)
+
+    def __del__(self):
+        # py4godot frees a packed array with its Python object: its memory then
+        # holds whatever comes next.
+        self.memory[:] = b"\xff" * len(self.memory)
 
     def duplicate(self):
         copy = type(self)(engine_made=True)
@@ -271,6 +277,18 @@ def test_batches_read_packed_memory_and_leave_the_callers_arrays(loaded):
     assert call(node, "update_batch", PackedInt64Array(), PackedVector2Array(),
                 PackedVector2Array()) is True
     assert errors == [] and len(call(node, "query_point", Vector2(4.0, 1001.0)).values) == 2
+
+
+def test_vector_arrays_are_read_from_bytes_that_live_as_long_as_the_array(monkeypatch):
+    """A PackedVector2Array is read from its to_byte_array() copy, which py4godot
+    frees with its Python object: the array read from it keeps that alive."""
+    module, _, _ = load_script(monkeypatch)
+    pairs = [(k * 0.5, -k * 2.0) for k in range(300)]
+    read = module.from_godot(PackedVector2Array(pairs))
+    gc.collect()
+    junk = [PackedByteArray(np.zeros(2400, dtype=np.uint8)) for _ in range(20)]
+    del junk
+    assert read.shape == (300, 2) and read.tolist() == [list(p) for p in pairs]
 
 
 def test_signals_and_a_freed_node(loaded):

@@ -12,8 +12,9 @@ code below looks the way it does:
   values.
 - Packed arguments are read through their memory, which is the argument's own
   copy and freed after the call: numpy copies it at once. PackedVector2Array
-  has no memory view of its own: its bytes (`to_byte_array()`) do. The memory
-  view of an empty packed array crashes the engine: empty ones are not read.
+  has no memory view of its own: its bytes (`to_byte_array()`) do, a copy that
+  lives as long as its Python object, which the array read from it keeps. The
+  memory view of an empty packed array crashes the engine: empty ones are not read.
 - A signal's name is read from the text of the line that declares it.
 """
 try:
@@ -32,6 +33,8 @@ except ImportError:     # not py4godot: another plugin's editor scanning res://,
     gdclass = None
 
 if gdclass is not None:
+    import sys
+
     import numpy as np
 
     from spatial_hash.node import SETTINGS, MonitorSet, NodeBridge, SceneTreeObjects
@@ -40,12 +43,28 @@ if gdclass is not None:
     PACKED = {PackedInt32Array: np.int32, PackedInt64Array: np.int64,
               PackedFloat32Array: np.float32, PackedFloat64Array: np.float64}
 
+    class Owned:
+        """A memory view of memory that `owner` holds and frees when it goes:
+        numpy keeps this, and so the owner, for as long as its array."""
+
+        def __init__(self, owner, view):
+            self.owner, self.view = owner, view
+
+        def __buffer__(self, flags):
+            return self.view
+
+    def owned_memory(owner, dtype):
+        """`owner`'s memory as numpy, without a copy where Python (3.12+) reads
+        the buffers of Python objects."""
+        if sys.version_info >= (3, 12):
+            return np.frombuffer(Owned(owner, owner.get_memory_view()), dtype=dtype)
+        return np.frombuffer(owner.get_memory_view(), dtype=dtype).copy()
+
     def from_godot(value):
         if isinstance(value, PackedVector2Array):
             if not value.size():
                 return np.empty((0, 2), dtype=np.float32)
-            raw = value.to_byte_array()     # kept while its memory is read
-            return np.frombuffer(raw.get_memory_view(), dtype=np.float32).reshape(-1, 2).copy()
+            return owned_memory(value.to_byte_array(), np.float32).reshape(-1, 2)
         dtype = PACKED.get(type(value))
         if dtype is not None:
             if not value.size():
