@@ -87,8 +87,12 @@ class P4Packed:
         self.memory[:] = b"\xff" * len(self.memory)
 
     def duplicate(self):
+        return self.slice(0)
+
+    def slice(self, begin, end=2147483647):
         copy = type(self)(engine_made=True)
-        copy.memory = bytearray(self.memory)
+        size = np.dtype(self.dtype).itemsize
+        copy.memory = bytearray(self.memory[begin * size:min(end, self.size()) * size])
         return copy
 
     def tolist(self):
@@ -289,6 +293,30 @@ def test_vector_arrays_are_read_from_bytes_that_live_as_long_as_the_array(monkey
     junk = [PackedByteArray(np.zeros(2400, dtype=np.uint8)) for _ in range(20)]
     del junk
     assert read.shape == (300, 2) and read.tolist() == [list(p) for p in pairs]
+
+
+def test_packed_results_are_whole_and_their_own_as_their_sizes_change(loaded):
+    """Each packed result is the engine's copy of its part of the one array the
+    script writes into: results of every size (growing, shrinking, none) hold
+    the pairs the index reports, and a later call leaves an earlier one alone."""
+    node, errors, _ = loaded
+    rng = np.random.default_rng(9)
+    ids = call(node, "insert_batch", PackedVector2Array(rng.uniform(0, 400, (300, 2))),
+               PackedVector2Array([(3.0, 3.0)] * 300))
+    engine_ids = PackedInt32Array(ids.tolist())
+    kept = []
+    for box in (3.0, 40.0, 8.0, 0.0, 60.0, 1.0):
+        sizes = PackedVector2Array([(box, box)] * 300)
+        assert call(node, "update_batch", engine_ids, PackedVector2Array(
+            rng.uniform(0, 400, (300, 2))), sizes) is True
+        packed = call(node, "get_collision_pairs_packed")
+        expected = node._bridge().node.grid.pair_ids().ravel().tolist()
+        assert packed.tolist() == expected
+        kept.append((packed, expected))
+    lengths = [len(e) for _, e in kept]
+    assert 0 in lengths and lengths[1] > lengths[0] < lengths[2] < lengths[1] < lengths[4]
+    assert all(packed.tolist() == expected for packed, expected in kept)
+    assert errors == []
 
 
 def test_signals_and_a_freed_node(loaded):

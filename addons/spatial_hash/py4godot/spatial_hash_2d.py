@@ -8,8 +8,8 @@ code below looks the way it does:
   results are built as the plugin's own Array and Dictionary.
 - `None` returned reaches GDScript as 0.
 - A packed array built in Python is only whole in GDScript as a copy made by
-  the engine (`duplicate()`); one made with `from_memory_view` holds the wrong
-  values.
+  the engine (`duplicate()`, `slice()`); one made with `from_memory_view` holds
+  the wrong values.
 - Packed arguments are read through their memory, which is the argument's own
   copy and freed after the call: numpy copies it at once. PackedVector2Array
   has no memory view of its own: its bytes (`to_byte_array()`) do, a copy that
@@ -89,14 +89,24 @@ if gdclass is not None:
             return dictionary
         return value
 
-    def to_packed(ints):
-        values = np.ascontiguousarray(ints, dtype=np.int32).ravel()
-        packed = PackedInt32Array.new0()
-        if not values.size:
-            return packed
-        packed.resize(values.size)
-        np.frombuffer(packed.get_memory_view(), dtype=np.int32)[:] = values
-        return packed.duplicate()
+    class PackedInts:
+        """Int arrays for GDScript, written into one packed array kept for the
+        purpose (resized only to grow) and handed over as the engine's copy of
+        their part of it (`slice`): whole in GDScript, in one engine call."""
+
+        def __init__(self):
+            self.kept = self.memory = None
+
+        def __call__(self, ints):
+            values = np.ascontiguousarray(ints, dtype=np.int32).ravel()
+            if not values.size:
+                return PackedInt32Array.new0()
+            if self.memory is None or len(self.memory) < values.size:
+                self.kept = PackedInt32Array.new0()
+                self.kept.resize(2 * values.size)
+                self.memory = np.frombuffer(self.kept.get_memory_view(), dtype=np.int32)
+            self.memory[:values.size] = values
+            return self.kept.slice(0, values.size)
 
     class Py4godotObjects(SceneTreeObjects):
         node_class = Node
@@ -137,7 +147,7 @@ if gdclass is not None:
             bridge = getattr(self, "_spatial_hash", None)
             if bridge is None:
                 bridge = self._spatial_hash = NodeBridge(
-                    from_godot, to_godot, to_packed, report=push_error,
+                    from_godot, to_godot, PackedInts(), report=push_error,
                     objects=Py4godotObjects(self), vector=Vector2.new3,
                     emit=lambda name, a, b: getattr(self, name).emit(a, b))
                 self._drawn = False
