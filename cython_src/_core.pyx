@@ -12,6 +12,7 @@ cimport cython
 from cython.parallel cimport prange
 from cpython.list cimport PyList_New
 from cpython.object cimport PyObject
+from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_4BYTE_KIND
 
 import numpy as np
 from libc.math cimport INFINITY, NAN, ceil, exp, fabs, floor, frexp, isfinite, isnan, log, sqrt

@@ -85,3 +85,36 @@ cpdef tuple read_rect(object r, str name="bounds"):
     cdef double x, y, w, h
     rect_into(r, name, &x, &y, &w, &h)
     return (x, y, w, h)
+
+
+# The largest id ids_text takes: chr(id + 2) is then never a surrogate, which no
+# plugin's conversion to a Godot String would take.
+cdef enum:
+    TEXT_ID_LIMIT = 0xD7FD
+    TEXT_ON_STACK = 64
+
+
+def ids_text(list ids, Py_UCS4 mark=1):
+    """`ids` (ints from 0 to TEXT_ID_LIMIT) as a str: `mark`, then chr(id + 2)
+    for each id; None if an id is out of that range. A Godot plugin hands a
+    str to GDScript in one piece, where String.to_utf32_buffer() reads it back
+    natively: the cheapest way for a query's ids to reach GDScript."""
+    cdef Py_ssize_t n = len(ids), k
+    cdef Py_UCS4 on_stack[TEXT_ON_STACK]
+    cdef Py_UCS4* text = on_stack
+    cdef long v
+    if n + 1 > TEXT_ON_STACK:
+        text = <Py_UCS4*>malloc((n + 1) * sizeof(Py_UCS4))
+        if text == NULL:
+            raise MemoryError()
+    try:
+        text[0] = mark
+        for k in range(n):
+            v = ids[k]
+            if v < 0 or v > TEXT_ID_LIMIT:
+                return None
+            text[k + 1] = <Py_UCS4>(v + 2)
+        return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, text, n + 1)
+    finally:
+        if text != on_stack:
+            free(text)

@@ -286,6 +286,14 @@ cdef class SpatialIndex:
         finally:
             self.busy = False
 
+    @property
+    def safe_magnitude(self):
+        """Rects (x, y, w, h) and circles (x, y, r) whose numbers are all within
+        this in magnitude, sizes not negative, are placed as they are: an
+        owner that checks that much can hold calls back and apply them later
+        as a batch that cannot be refused. 0.0 if nothing is that safe."""
+        return self._safe_magnitude()
+
     def __contains__(self, object_id):
         return isinstance(object_id, int) and 0 <= object_id < self.obj_hi \
             and self.live[<Py_ssize_t>object_id]

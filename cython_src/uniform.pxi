@@ -478,11 +478,12 @@ cdef class UniformGrid(_CellLists):
             y_hi = r.y0 if r.y0 > y_hi else y_hi
         self.span_x, self.span_y = span_x, span_y
         self.packed_n = L.n
-        # Homes that differ by a multiple of the table's side but no more than it
-        # cannot meet in a window of the pair pass: then a wrapped window holds
-        # just the homes it names in the world.
-        self.exact_homes = <int64_t>x_hi - x_lo + span_x <= L.mask \
-            and <int64_t>y_hi - y_lo + span_y <= L.mask
+        # Homes that differ by less than the table's side, less the reach of a
+        # window of the pair pass (span_x, and one cell for a cell's own windows,
+        # cell_meetings), cannot meet in one after wrapping: then a wrapped window
+        # holds just the homes it names in the world.
+        self.exact_homes = <int64_t>x_hi - x_lo + span_x + 1 <= L.mask \
+            and <int64_t>y_hi - y_lo + span_y + 1 <= L.mask
         return 0
 
     cdef inline int _meeting_room(self, Py_ssize_t n, Py_ssize_t more) noexcept nogil:

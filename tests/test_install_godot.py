@@ -70,20 +70,21 @@ def test_godot3_install_is_complete_and_can_run_again(tmp_path):
     assert commands[2] == embedded + " -m ensurepip"
     assert any(c.endswith("install --no-input numpy>=1.20") for c in commands)
     assert "--no-deps --force-reinstall" in commands[-2]
-    assert "setup.py" in python.built and "addons/spatial_hash/node/spatial_hash_node.py" in python.built
+    assert "setup.py" in python.built and "addons/spatial_hash/node/engine.py" in python.built
     assert not any(p.startswith(("build/", ".git/", "demo_project/")) or p.endswith(".so")
                    for p in python.built)
-    assert commands[-1] == embedded + " -c import spatial_hash._core, spatial_hash.node"
+    assert commands[-1] == embedded + " -c import spatial_hash._core, spatial_hash.node.engine"
     addon = project / "addons" / "spatial_hash"
-    assert sorted(p.relative_to(addon).as_posix() for p in addon.rglob("*")) == \
-        ["godot3", "godot3/spatial_hash_2d.py"]
+    godot3_files = ["godot3", "godot3/missing_engine.gd", "godot3/spatial_hash_2d.gd",
+                    "godot3/spatial_hash_engine.py", "icon.svg"]
+    assert sorted(p.relative_to(addon).as_posix() for p in addon.rglob("*")) == godot3_files
     text = (project / "project.godot").read_text()
     assert text.count("pythonscript.gdnlib") == 1
     again = PluginPython()
     install_godot.install(str(project), run=again, log=lambda m: None)
     assert (project / "project.godot").read_text() == text
     assert not any("ensurepip" in c or "numpy>=" in c for c in map(" ".join, again.commands))
-    assert sorted(p.name for p in addon.rglob("*")) == ["godot3", "spatial_hash_2d.py"]
+    assert sorted(p.relative_to(addon).as_posix() for p in addon.rglob("*")) == godot3_files
 
 
 def test_godot4_install_targets_the_extension_site_packages(tmp_path, monkeypatch):
@@ -102,24 +103,21 @@ def test_godot4_install_targets_the_extension_site_packages(tmp_path, monkeypatc
     addon = project / "addons" / "spatial_hash"
     assert not addon.is_symlink()
     assert sorted(p.relative_to(addon).as_posix() for p in addon.rglob("*")) == \
-        ["godot4", "godot4/spatial_hash_2d.py", "plugin.cfg", "plugin.gd"]
+        ["godot4", "godot4/missing_engine.gd", "godot4/spatial_hash_2d.gd",
+         "godot4/spatial_hash_engine.py", "icon.svg"]
 
 
-def test_the_editor_plugin_picks_the_node_script_of_the_projects_python_plugin(tmp_path):
-    """plugin.gd tells a py4godot project by the file the installer found py4godot
-    by, and loads a node script the installed addon holds for either plugin."""
-    text = (TOOL.parent.parent / "plugin.gd").read_text()
-    marker = re.search(r'const PY4GODOT := "res://([^"]+)"', text).group(1)
-    chosen, otherwise = re.search(r'var folder := "(\w+)" if FileAccess.file_exists\(PY4GODOT\) '
-                                  r'else "(\w+)"', text).groups()
-    assert '"res://addons/spatial_hash/%s/spatial_hash_2d.py" % folder' in text
-    project, _ = py4godot_project(tmp_path)
-    assert (project / marker).is_file()
-    installed = install_godot.install(str(project), run=PluginPython(version="3.14"),
-                                      log=lambda m: None)
-    assert (installed.name, installed.engine_folder) == ("py4godot", chosen)
-    assert (project / "addons" / "spatial_hash" / chosen / "spatial_hash_2d.py").is_file()
-    assert otherwise == "godot4" and (TOOL.parent.parent / otherwise / "spatial_hash_2d.py").is_file()
+def test_the_godot4_face_picks_the_engine_script_the_installer_put_there(tmp_path):
+    """The Godot 4 face tells a py4godot project by the file the installer found
+    py4godot by, and loads the engine script the installer copied for it."""
+    text = (TOOL.parent.parent / "godot4" / "spatial_hash_2d.gd").read_text()
+    marker = re.search(r'const _PY4GODOT := "res://([^"]+)"', text).group(1)
+    engines = dict(re.findall(r'(true|false): "res://addons/spatial_hash/([^"]+)"', text))
+    for layout, found in ((py4godot_project(tmp_path)[0], "true"), (godot4_project(tmp_path), "false")):
+        assert (layout / marker).is_file() == (found == "true")
+        install_godot.install(str(layout), python="/usr/bin/python3.14",
+                              run=PluginPython(version="3.14"), log=lambda m: None)
+        assert (layout / "addons" / "spatial_hash" / engines[found]).is_file()
 
 
 def py4godot_project(root):
@@ -145,7 +143,8 @@ def test_py4godot_install_targets_its_cpython_site_packages(tmp_path):
     assert f"--force-reinstall --target {site} --upgrade" in commands[-2]
     addon = project / "addons" / "spatial_hash"
     assert sorted(p.relative_to(addon).as_posix() for p in addon.rglob("*")) == \
-        ["plugin.cfg", "plugin.gd", "py4godot", "py4godot/spatial_hash_2d.py"]
+        ["godot4", "godot4/missing_engine.gd", "godot4/spatial_hash_2d.gd", "icon.svg", "py4godot",
+         "py4godot/spatial_hash_engine.py"]
     with pytest.raises(install_godot.Refused, match="embeds 3.14"):
         install_godot.install(str(project), python="/usr/bin/python3.12",
                               run=PluginPython(version="3.12"), log=lambda m: None)

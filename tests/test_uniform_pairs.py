@@ -140,3 +140,16 @@ def test_increasing_batch_ids_naming_a_removed_object_are_refused_by_position():
     assert [grid.bounds(int(i)) for i in ids[[0, 1, 2, 4]]] == before
     with pytest.raises(ValueError, match="duplicates"):
         grid.update_rects(np.array([0, 1, 1]), np.zeros((3, 4)))
+
+
+def test_homes_one_cell_short_of_the_table_side_apart_are_no_candidates():
+    """Homes 15 cells apart in a table 16 cells wide wrap into neighbouring
+    cells; a cell's own windows (cell_meetings) must not take them for
+    neighbours (they did: a candidate pair whose ranges do not meet)."""
+    grid = UniformGrid(1.0)
+    assert grid.stats()["levels"][0]["grid"] == 16
+    grid.insert_rect(-9.0, 7.0, 0.0, 1.0)
+    grid.insert_circle(6.0, 8.0, 0.0)
+    grid.insert_rect(-8.5, 7.5, 0.0, 0.0)       # shares the first one's cell: a real candidate
+    assert grid.candidate_ids().tolist() == [[0, 2]]
+    assert grid.pair_ids().tolist() == [] and grid.narrow_phase_checks == 1

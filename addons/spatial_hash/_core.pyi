@@ -32,6 +32,9 @@ ArrayLike = npt.ArrayLike
 
 def read_vec2(v: Vec2, name: str = ...) -> Tuple[float, float]: ...
 def read_rect(r: Rect, name: str = ...) -> Tuple[float, float, float, float]: ...
+def ids_text(ids: List[int], mark: str = ...) -> Optional[str]:
+    """mark (chr(1)) and then chr(id + 2) for each id; None if an id is outside
+    0 .. 0xD7FD (then a character would be a surrogate)."""
 def rect_rows_into(positions: npt.NDArray[Any], sizes: npt.NDArray[Any],
                    rows: npt.NDArray[np.float64]) -> int: ...
 
@@ -41,6 +44,7 @@ class SpatialIndex:
     broad_phase_pairs: int      # candidate pairs the last pair pass met
     narrow_phase_checks: int    # distinct pairs it tested exactly
     hits: int                   # overlapping pairs it found
+    safe_magnitude: float       # rows with every number within it (sizes >= 0) are never refused
 
     def __len__(self) -> int: ...
     def __contains__(self, object_id: object) -> bool: ...

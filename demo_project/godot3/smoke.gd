@@ -1,27 +1,17 @@
 extends Node2D
-# Headless check of the addon in a real engine (the README's smoke command):
-#   godot3-server --path demo_project/godot3 res://smoke.tscn
-# Runs FRAMES frames of moving boxes through the batch methods and compares the
-# pairs with a GDScript brute force every frame; probes every method with good
-# input, wrong argument counts, every kind of bad value and freed nodes; prints
-# "SMOKE OK" and quits with 0 only if every check passed (1 otherwise, and 2 if
-# the scene stalled, for instance because the Python script did not load).
+# Headless check of the SpatialHash2D node in a real engine (the README's smoke
+# command):  godot3-server --path demo_project/godot3 res://smoke.tscn
+# The Godot 3 port of ../godot4/smoke.gd: probes every method with good input,
+# every kind of bad value, wrong argument counts and types, and freed nodes;
+# then runs FRAMES frames of moving boxes through the batch methods, comparing
+# the pairs with a GDScript brute force every frame. Prints "SMOKE OK" and
+# quits with 0 only if every check passed (1 otherwise, and 2 if the scene
+# stalled, for instance because a script did not load).
 
 const FRAMES = 60
 const N = 300
 const WORLD = Vector2(400, 300)
-const METHODS = {
-	# method: [argument count (or fewest, most), the value it returns on bad input]
-	"insert": [3, false], "insert_circle": [3, false], "update": [2, false],
-	"remove": [1, false], "has": [1, false], "get_id": [1, -1], "set_filter": [3, false],
-	"query_nearby": [2, 3, []], "query_range": [1, 3, []], "query_radius": [2, 3, []],
-	"query_point": [1, 2, []], "query_nearest": [1, 4, []], "query_along_path": [3, 4, []],
-	"raycast": [2, 3, {}], "raycast_all": [2, 3, []], "get_collision_pairs": [0, []],
-	"is_colliding": [2, false], "emit_collision_events": [0, 0], "clear": [0, false],
-	"get_stats": [0, {}], "insert_batch": [2, 4, []], "update_batch": [3, false],
-	"remove_batch": [1, false], "set_filter_batch": [3, false],
-	"get_collision_pairs_packed": [0, []], "get_collision_events_packed": [0, {}],
-}
+const AWAY = Vector2(-5000, -5000)     # the probes' corner, away from the batch boxes
 
 onready var hash_node = $Hash
 
@@ -32,7 +22,7 @@ var ids = PoolIntArray()
 var frame = 0
 var failures = 0
 var checks = 0
-var events = []       # [signal, a, b] of the collision signals between objects
+var events = []       # [signal, a, b] of the collision signals between probe nodes
 
 
 func _ready():
@@ -47,9 +37,11 @@ func _ready():
 	ids = hash_node.insert_batch(positions, sizes)
 	_check(ids.size() == N, "insert_batch returned %d ids" % ids.size())
 	_probe_objects()
+	_probe_held_calls()
 	_probe_freed_nodes()
 	_probe_layers_and_events()
-	_probe_bad_input()
+	_probe_bad_values()
+	_probe_wrong_calls()
 	_probe_properties()
 	_check(hash_node.get_stats()["objects"] == N, "the probes left the batch objects alone")
 
@@ -66,6 +58,7 @@ func _process(delta):
 	if frame == FRAMES / 2:     # the batch ids carry over; the brute force goes on checking
 		hash_node.hierarchical = true
 		hash_node.debug_draw = true
+		hash_node.overlay = true
 	_check(hash_node.update_batch(ids, positions, sizes), "update_batch")
 	var pairs = hash_node.get_collision_pairs_packed()
 	var expected = {}
@@ -84,7 +77,7 @@ func _process(delta):
 	for k in range(0, pairs.size(), 2):
 		got[Vector2(min(pairs[k], pairs[k + 1]), max(pairs[k], pairs[k + 1]))] = true
 	_check(got.size() * 2 == pairs.size(), "frame %d: a pair reported twice" % frame)
-	_check(_same_keys(got, expected), "frame %d: %d pairs, brute force %d" % [frame, got.size(), expected.size()])
+	_check(_same(got.keys(), expected.keys()), "frame %d: %d pairs, brute force %d" % [frame, got.size(), expected.size()])
 	if frame == FRAMES:
 		print("SMOKE stats: ", hash_node.get_stats())
 		print("SMOKE %d checks, %d failed" % [checks, failures])
@@ -94,87 +87,129 @@ func _process(delta):
 
 
 func _probe_objects():
-	var a = _child("A", Vector2(-50, -50))
-	var b = _child("B", Vector2(-45, -45))
+	var a = _child("A", AWAY)
+	var b = _child("B", AWAY + Vector2(5, 5))
 	_check(hash_node.insert(a, a.position, Vector2(10, 10)), "insert(node)")
 	_check(hash_node.insert_circle(b, b.position, 3.0), "insert_circle(node)")
-	_check(hash_node.has(a) and hash_node.get_id(a) >= 0, "has / get_id")
-	_check(hash_node.query_point(Vector2(-45, -45)) == [a, b], "query_point finds both")
-	_check(hash_node.query_nearby(Vector2(-49, -49), Vector2(1, 1)).has(a), "query_nearby")
-	_check(hash_node.query_range(Rect2(-60, -60, 5, 5), true).size() == 0, "query_range exact")
-	_check(hash_node.query_radius(Vector2(-45, -45), 1.0).size() == 2, "query_radius")
-	# From (-38, -45): A's box is 2 away, B's circle 4 (7 to its centre, radius 3).
-	_check(hash_node.query_nearest(Vector2(-38, -45), 2) == [a, b], "query_nearest: nearest first")
-	_check(hash_node.query_nearest(Vector2(-38, -45), 5, 3.0) == [a], "query_nearest within max_distance")
-	_check(hash_node.query_nearest(Vector2(-38, -45), -1).size() == 0
-		and hash_node.get_last_error().find("-1") >= 0, "query_nearest refuses k = -1: " + hash_node.get_last_error())
-	_check(hash_node.query_nearest(Vector2(-38, -45), 1, NAN).size() == 0
-		and hash_node.get_last_error().find("max_distance") >= 0, "and a NaN max_distance: " + hash_node.get_last_error())
-	_check(hash_node.query_along_path(Vector2(-100, -44), Vector2(100, -44), Vector2(1, 1)).size() == 2,
+	_check(hash_node.has(a) and hash_node.get_id(a) >= 0 and hash_node.get_id(a) != hash_node.get_id(b), "has / get_id")
+	_check(_same(hash_node.query_point(AWAY + Vector2(5, 5)), [a, b]), "query_point finds both")
+	_check(hash_node.query_nearby(AWAY + Vector2(1, 1), Vector2(1, 1)).has(a), "query_nearby")
+	_check(hash_node.query_range(Rect2(AWAY - Vector2(10, 10), Vector2(5, 5)), true) == [], "query_range exact")
+	_check(hash_node.query_radius(AWAY + Vector2(5, 5), 1.0).size() == 2, "query_radius")
+	var from = AWAY + Vector2(12, 5)
+	_check(hash_node.query_nearest(from, 2) == [a, b], "query_nearest: nearest first")
+	_check(hash_node.query_nearest(from, 5, 3.0) == [a], "query_nearest within max_distance")
+	_check(hash_node.query_along_path(AWAY + Vector2(-50, 6), AWAY + Vector2(150, 6), Vector2(1, 1)).size() == 2,
 		"query_along_path")
-	# Along y = -45 from x = -60: A's box at x = -50 (a third of the way), B's circle at -48.
-	var hit = hash_node.raycast(Vector2(-60, -45), Vector2(-30, -45))
-	_check(hit["collider"] == a and (hit["position"] - Vector2(-50, -45)).length() < 1e-9
-		and hit["normal"] == Vector2(-1, 0) and abs(hit["fraction"] - 1.0 / 3.0) < 1e-9, "raycast: %s" % [hit])
-	var hits = hash_node.raycast_all(Vector2(-60, -45), Vector2(-30, -45))
-	_check(hits.size() == 2 and hits[1]["collider"] == b and (hits[1]["position"] - Vector2(-48, -45)).length() < 1e-9
-		and hits[1]["normal"] == Vector2(-1, 0), "raycast_all: %s" % [hits])
-	hit = hash_node.raycast(Vector2(-60, -60), Vector2(-55, -60))
-	_check(hit.empty(), "raycast misses: %s" % [hit])
-	hit = hash_node.raycast(Vector2(NAN, 0), Vector2(1, 1))
-	_check(hit.empty() and hash_node.get_last_error().find("start.x") >= 0, "raycast refuses NaN: " + hash_node.get_last_error())
+	var hit = hash_node.raycast(AWAY + Vector2(-10, 5), AWAY + Vector2(20, 5))
+	_check(hit["collider"] == a and hit["position"].is_equal_approx(AWAY + Vector2(0, 5))
+		and hit["normal"] == Vector2(-1, 0) and abs(hit["fraction"] - 1.0 / 3.0) < 1e-6, "raycast: %s" % [hit])
+	var hits = hash_node.raycast_all(AWAY + Vector2(-10, 5), AWAY + Vector2(20, 5))
+	_check(hits.size() == 2 and hits[1]["collider"] == b and hits[1]["position"].is_equal_approx(AWAY + Vector2(2, 5)),
+		"raycast_all: %s" % [hits])
+	_check(hash_node.raycast(AWAY - Vector2(10, 10), AWAY - Vector2(5, 10)).empty(), "raycast misses")
 	_check(_object_pairs() == [[a, b]], "get_collision_pairs: %s" % [_object_pairs()])
-	_check(hash_node.is_colliding(a, b), "is_colliding")
-	_check(hash_node.update(a, Rect2(-80, -80, 4, 4)) and not hash_node.is_colliding(a, b), "update")
-	hash_node.update()   # no arguments: CanvasItem's redraw request, not an error
-	_check(hash_node.get_last_error() == "", "update() is the redraw request")
-	_check(not hash_node.insert(a, Vector2(NAN, 0), Vector2(1, 1)), "NaN rejected")
-	var error = hash_node.get_last_error()
-	_check(error.find("pos.x") >= 0 and error.find("nan") >= 0, "the error names pos.x and NaN: " + error)
-	_check(hash_node.query_point(Vector2(-78, -78)) == [a], "the NaN insert changed nothing")
-	_check(hash_node.get_last_error() == "", "a good call clears the last error")
+	_check(hash_node.is_colliding(a, b) and hash_node.is_colliding(b, a), "is_colliding")
+	_check(hash_node.update_object(a, Rect2(AWAY - Vector2(30, 30), Vector2(4, 4))) and not hash_node.is_colliding(a, b),
+		"update_object")
+	_check(hash_node.query_point(AWAY - Vector2(28, 28)) == [a], "update_object moved it")
+	_check(hash_node.insert(7, AWAY, Vector2(1, 1)) and hash_node.query_point(AWAY) == [7], "int objects come back as themselves")
+	_check(hash_node.remove(7) and not hash_node.has(7), "remove(int)")
 	_check(hash_node.remove_batch(PoolIntArray([hash_node.get_id(b)])) and not hash_node.has(b),
 		"remove_batch takes the id of an object added with insert()")
-	_check(hash_node.remove(a) and not hash_node.remove(a), "remove(node), then absent")
-	_check(hash_node.insert(7, Vector2(-50, -50), Vector2(1, 1)) and hash_node.remove(7), "int objects")
+	_check(hash_node.remove(a) and not hash_node.remove(a) and hash_node.get_last_error() == "", "remove(node), then absent, no error")
+	_check(hash_node.insert(a, Vector2(6e9, 0), Vector2(1, 1)) and hash_node.query_point(Vector2(6e9, 0)) == [a],
+		"a far but valid box: %s" % hash_node.get_last_error())
+	_check(not hash_node.insert(b, Vector2(1e12, 0), Vector2(1, 1)) and "too far" in hash_node.get_last_error()
+		and not hash_node.has(b), "a box beyond the cells' reach is refused: " + hash_node.get_last_error())
+	# 0.7 + 0.3 is 1.0 in doubles; with a 32-bit radius (0.69999999) the discs would part.
+	_check(hash_node.insert_circle(b, AWAY, 0.7) and hash_node.query_radius(AWAY + Vector2(1, 0), 0.3) == [b],
+		"a radius that 32 bits do not hold stays exact: %s" % [hash_node.query_radius(AWAY + Vector2(1, 0), 0.3)])
+	_check(hash_node.remove(a) and hash_node.remove(b), "and removed")
 	a.free()
 	b.free()
 
 
+func _probe_held_calls():
+	var nodes = []
+	for k in 6:
+		nodes.append(_child("H%d" % k, AWAY + Vector2(100 + 10 * k, 0)))
+	for k in 6:
+		hash_node.insert(nodes[k], nodes[k].position, Vector2(4, 4))
+	hash_node.update_object(nodes[0], Rect2(AWAY + Vector2(200, 0), Vector2(4, 4)))
+	hash_node.remove(nodes[1])
+	hash_node.insert(nodes[1], AWAY + Vector2(300, 0), Vector2(4, 4))
+	hash_node.insert_circle(nodes[2], AWAY + Vector2(400, 0), 2.5)
+	hash_node.remove(nodes[3])
+	var held_ids = []
+	for node in nodes:
+		held_ids.append(hash_node.get_id(node))
+	_check(held_ids[3] == -1 and held_ids.count(-1) == 1, "held ids: %s" % [held_ids])
+	_check(hash_node.query_point(AWAY + Vector2(202, 2)) == [nodes[0]], "a held move")
+	_check(hash_node.query_point(AWAY + Vector2(302, 2)) == [nodes[1]], "removed, then inserted again")
+	_check(hash_node.query_radius(AWAY + Vector2(402.5, 0), 0.0) == [nodes[2]], "a held circle")
+	_check(_same(hash_node.query_range(Rect2(AWAY + Vector2(100, 0), Vector2(60, 5)), true), [nodes[4], nodes[5]]),
+		"the rest where they were put")
+	var packed = PoolIntArray()
+	for k in [0, 1, 2, 4, 5]:
+		_check(hash_node.get_id(nodes[k]) == held_ids[k], "ids held before the index had them stay theirs")
+		packed.append(held_ids[k])
+	_check(hash_node.remove_batch(packed), "remove_batch of held objects")
+	for node in nodes:
+		_check(not hash_node.has(node), "removed: " + node.name)
+		node.free()
+
+
 func _probe_freed_nodes():
-	var doomed = _child("Doomed", Vector2(-200, -200))
-	var kept = _child("Kept", Vector2(-200, -200))
-	hash_node.insert(doomed, doomed.position, Vector2(8, 8))
+	var kept = _child("Kept", AWAY)
+	var doomed = _child("Doomed", AWAY)
+	var ghost = _child("Ghost", AWAY)         # never inserted
 	hash_node.insert(kept, kept.position, Vector2(8, 8))
-	var doomed_id = hash_node.get_id(doomed)
+	hash_node.insert(doomed, doomed.position, Vector2(8, 8))
 	doomed.free()
-	_check(hash_node.query_point(Vector2(-196, -196)) == [kept], "a freed node is not handed back")
+	ghost.free()
+	_check(hash_node.query_point(AWAY + Vector2(4, 4)) == [kept], "a freed node is not handed back")
 	_check(_object_pairs().size() == 0, "nor in the pair list: %s" % [_object_pairs()])
-	_check(not hash_node.remove_batch([doomed_id]), "its id is gone")
-	var leaving = _child("Leaving", Vector2(-200, -200))
+	var objects = hash_node.get_stats()["objects"]
+	for freed in [doomed, ghost]:
+		_freed_refused("insert", hash_node.insert(freed, AWAY, Vector2(1, 1)))
+		_freed_refused("insert_circle", hash_node.insert_circle(freed, AWAY, 1.0))
+		_freed_refused("update_object", hash_node.update_object(freed, Rect2(AWAY, Vector2(1, 1))))
+		_freed_refused("remove", hash_node.remove(freed))
+		_freed_refused("has", hash_node.has(freed))
+		_freed_refused("get_id", hash_node.get_id(freed) != -1)
+		_freed_refused("set_filter", hash_node.set_filter(freed, 1, 1))
+		_freed_refused("is_colliding", hash_node.is_colliding(freed, kept))
+		_freed_refused("is_colliding(b)", hash_node.is_colliding(kept, freed))
+	_check(hash_node.get_stats()["objects"] == objects, "freed nodes changed nothing")
+	var leaving = _child("Leaving", AWAY)
 	hash_node.insert(leaving, leaving.position, Vector2(8, 8))
 	remove_child(leaving)
-	_check(hash_node.query_point(Vector2(-196, -196)) == [kept], "a node that left the tree is dropped")
-	_check(not hash_node.insert(leaving, Vector2(0, 0), Vector2(1, 1)), "a node outside the tree is refused")
-	_check(hash_node.get_last_error().find("Leaving") >= 0, "named: " + hash_node.get_last_error())
+	_check(hash_node.query_point(AWAY + Vector2(4, 4)) == [kept], "a node that left the tree is dropped")
+	_check(not hash_node.insert(leaving, AWAY, Vector2(1, 1)) and "Leaving" in hash_node.get_last_error(),
+		"a node outside the tree is refused, by name: " + hash_node.get_last_error())
 	leaving.free()
-	hash_node.remove(kept)
 	kept.queue_free()
+	hash_node.remove(kept)
+
+
+func _freed_refused(method, result):
+	_check(not result, "%s refuses a freed node" % method)
+	_check("freed" in hash_node.get_last_error(), "%s names it: %s" % [method, hash_node.get_last_error()])
 
 
 func _probe_layers_and_events():
-	for name in ["collision_started", "collision_ended"]:
-		_check(hash_node.has_signal(name), "has_signal(\"%s\")" % name)
-		var listed = []
-		for signal_info in hash_node.get_signal_list():
-			if signal_info["name"] == name:
-				listed.append(signal_info)
-		_check(listed.size() == 1, "get_signal_list() lists %s: %s" % [name, listed])
+	for signal_name in ["collision_started", "collision_ended"]:
+		var listed = 0
+		for s in hash_node.get_signal_list():
+			if s["name"] == signal_name and s["args"].size() == 2:
+				listed += 1
+		_check(hash_node.has_signal(signal_name) and listed == 1, "signal %s(a, b)" % signal_name)
 	hash_node.connect("collision_started", self, "_on_collision", ["started"])
 	hash_node.connect("collision_ended", self, "_on_collision", ["ended"])
-	var a = _child("LA", Vector2(-300, -300))
-	var b = _child("LB", Vector2(-300, -300))
-	var c = _child("LC", Vector2(-300, -300))
+	var a = _child("LA", AWAY)
+	var b = _child("LB", AWAY)
+	var c = _child("LC", AWAY)
 	for node in [a, b, c]:
 		hash_node.insert(node, node.position, Vector2(6, 6))
 	hash_node.emit_collision_events()
@@ -186,15 +221,10 @@ func _probe_layers_and_events():
 	hash_node.emit_collision_events()
 	_check(events == [["ended", "LB", "LC"]], "a change of layers ends a pair: %s" % [events])
 	_check(not hash_node.is_colliding(b, c) and hash_node.is_colliding(a, c), "is_colliding follows the layers")
-	_check(hash_node.query_point(Vector2(-297, -297), 2) == [c], "query_point with a mask")
-	var hit = hash_node.raycast(Vector2(-310, -297), Vector2(-290, -297), 2)
-	_check(hit["collider"] == c, "raycast with a mask: %s" % [hit])
-	var nearest = hash_node.query_nearest(Vector2(-310, -297), 3, 50.0, 1)
-	_check(nearest.size() == 2 and a in nearest and b in nearest, "query_nearest with a mask: %s" % [nearest])
-	_check(not hash_node.set_filter(c, -1, 1) and "layer must be" in hash_node.get_last_error(),
-		"a negative layer is refused: " + hash_node.get_last_error())
-	_check(not hash_node.query_point(Vector2(-297, -297), 1 << 32) and "4294967296" in hash_node.get_last_error(),
-		"a mask over 32 bits is refused: " + hash_node.get_last_error())
+	_check(hash_node.query_point(AWAY + Vector2(3, 3), 2) == [c], "query_point with a mask")
+	_check(hash_node.raycast(AWAY + Vector2(-10, 3), AWAY + Vector2(10, 3), 2)["collider"] == c, "raycast with a mask")
+	var nearest = hash_node.query_nearest(AWAY + Vector2(-10, 3), 3, 50.0, 1)
+	_check(nearest.size() == 2 and nearest.has(a) and nearest.has(b), "query_nearest with a mask: %s" % [nearest])
 	events.clear()
 	b.free()                 # its pairs end as it leaves, while it still exists
 	_check(events == [["ended", "LA", "LB"]], "a freed node's pairs end at once, named as it goes: %s" % [events])
@@ -205,14 +235,14 @@ func _probe_layers_and_events():
 	hash_node.emit_collision_events()
 	_check(events == [], "nothing more: %s" % [events])
 	var packed = hash_node.get_collision_events_packed()
-	_check(packed["started"] is PoolIntArray and packed["ended"].size() % 2 == 0,
+	_check(typeof(packed["started"]) == TYPE_INT_ARRAY and packed["ended"].size() % 2 == 0,
 		"get_collision_events_packed: %s" % [packed.keys()])
-	var more = hash_node.insert_batch(PoolVector2Array([Vector2(-400, -400), Vector2(-399, -399)]),
-		PoolVector2Array([Vector2(4, 4), Vector2(4, 4)]), PoolIntArray([1, 2]), 1)
-	var pair = [more[0], more[1]] if more[0] < more[1] else [more[1], more[0]]
+	var more = hash_node.insert_batch(PoolVector2Array([AWAY - Vector2(100, 100), AWAY - Vector2(99, 99)]),
+		[Vector2(4, 4), Vector2(4, 4)], PoolIntArray([1, 2]), 1)
+	var pair = [min(more[0], more[1]), max(more[0], more[1])]
 	packed = hash_node.get_collision_events_packed()
 	_check(Array(packed["started"]) == pair, "the batch pair with layers started: %s" % [packed])
-	_check(hash_node.set_filter_batch(more, PoolIntArray([1, 2]), PoolIntArray([1, 2])), "set_filter_batch")
+	_check(hash_node.set_filter_batch(more, [1, 2], PoolIntArray([1, 2])), "set_filter_batch")
 	packed = hash_node.get_collision_events_packed()
 	_check(Array(packed["ended"]) == pair, "and ended on a change of masks: %s" % [packed])
 	_check(hash_node.remove_batch(more) and hash_node.remove(a), "the probe's objects removed")
@@ -229,71 +259,158 @@ func _on_collision(a, b, kind):
 		events.append([kind] + names)
 
 
-func _probe_bad_input():
+# Values GDScript lets through but the node refuses: each call returns false,
+# -1 or empty, names the argument in get_last_error(), and changes nothing.
+func _probe_bad_values():
+	var x = _child("X", AWAY)
+	hash_node.insert(x, AWAY, Vector2(2, 2))
+	var outside = Node2D.new()
+	var resource = Resource.new()
 	var d = {"x": 1, "y": 2}
-	var bad_values = [null, "no", d, [1, "a"], PoolIntArray([-1, 99999]), PoolVector2Array([Vector2(NAN, 1)]),
-		NAN, INF, -1e300, Vector2(INF, 0), Rect2(0, 0, -1, 1), self, true, Color(1, 0, 0)]
-	for method in METHODS:
-		var fewest = METHODS[method][0]
-		var count = METHODS[method][-2]
-		var empty = METHODS[method][-1]
-		for extra in [count + 1, count + 2, fewest - 1]:
-			if extra < 0 or (method == "update" and extra == 0):
-				continue
-			var args = []
-			for k in extra:
-				args.append(Vector2(1, 1))
-			var result = hash_node.callv(method, args)
-			_check(_is_empty(result, empty), "%s with %d arguments returned %s" % [method, extra, result])
-			_check(hash_node.get_last_error().find("takes") >= 0, "%s: %s" % [method, hash_node.get_last_error()])
-		for value in bad_values:
-			if count == 0:
-				break
-			var args = []
-			for k in count:
-				args.append(value)
-			hash_node.callv(method, args)
-	_check(d.size() == 2 and d["x"] == 1 and not d.has(0), "a rejected Dictionary is unchanged: %s" % d)
-	_check(hash_node.query_range(Rect2(0, 0, 5, 5), "no").size() == 0, "exact must be a bool")
-	_check(hash_node.get_last_error().find("exact") >= 0, hash_node.get_last_error())
-	_check(hash_node.insert_batch(null, null).size() == 0, "insert_batch(null, null)")
-	_check(hash_node.get_last_error().find("positions") >= 0, hash_node.get_last_error())
-	_check(not hash_node.update_batch(ids, {"a": 1}, sizes), "a Dictionary as positions")
-	_check(not hash_node.remove_batch({0: 1}), "a Dictionary as ids")
-	var method_name = "set_position"        # call()/callv(): the engine's methods too
-	hash_node.call(method_name, Vector2(3, 4))
-	_check(hash_node.position == Vector2(3, 4), "call() reaches the engine's methods")
-	hash_node.callv(method_name, [Vector2.ZERO])
-	_check(hash_node.position == Vector2.ZERO, "callv() too")
-	method_name = "get_id"
-	_check(hash_node.callv(method_name, [123456]) == -1, "callv() of the node's own method")
-	_check(hash_node.get_stats()["objects"] == N, "bad input changed nothing")
+	var array_with_freed = [Vector2(1, 1), Node.new()]
+	array_with_freed[1].free()
+	var one = PoolVector2Array([Vector2(1, 1)])
+	var first = PoolIntArray([ids[0]])
+	var before = _state()
+	var cases = [
+		["insert", [x, Vector2(NAN, 0), Vector2(1, 1)], "pos.x"],
+		["insert", [x, Vector2(0, INF), Vector2(1, 1)], "pos.y"],
+		["insert", [x, Vector2(0, 0), Vector2(-1, 1)], "size.x"],
+		["insert", ["no", Vector2(0, 0), Vector2(1, 1)], "obj must be"],
+		["insert", [null, Vector2(0, 0), Vector2(1, 1)], "obj must be"],
+		["insert", [resource, Vector2(0, 0), Vector2(1, 1)], "obj must be"],
+		["insert", [Vector2(1, 1), Vector2(0, 0), Vector2(1, 1)], "obj must be"],
+		["insert", [outside, Vector2(0, 0), Vector2(1, 1)], "not inside the scene tree"],
+		["insert_circle", [x, Vector2(0, 0), -1.0], "radius"],
+		["insert_circle", [x, Vector2(0, 0), NAN], "radius"],
+		["insert_circle", [x, Vector2(INF, 0), 1.0], "center.x"],
+		["update_object", [12345, Rect2(0, 0, 1, 1)], "not in this spatial hash"],
+		["update_object", [x, Rect2(0, 0, -1, 1)], "bounds.size.x"],
+		["update_object", [x, Rect2(NAN, 0, 1, 1)], "bounds.position.x"],
+		["has", ["x"], "obj must be"],
+		["get_id", [null], "obj must be"],
+		["set_filter", [x, -1, 1], "layer must be"],
+		["set_filter", [x, 1, 4294967296], "4294967296"],
+		["set_filter", [54321, 1, 1], "not in this spatial hash"],
+		["query_nearby", [Vector2(NAN, 0), Vector2(1, 1)], "pos.x"],
+		["query_nearby", [Vector2(0, 0), Vector2(1, -1)], "size.y"],
+		["query_nearby", [Vector2(0, 0), Vector2(1, 1), -1], "mask"],
+		["query_range", [Rect2(0, 0, -1, 1)], "rect.size.x"],
+		["query_radius", [Vector2(0, 0), NAN], "radius"],
+		["query_radius", [Vector2(0, 0), -2.0], "radius"],
+		["query_point", [Vector2(0, INF)], "point.y"],
+		["query_nearest", [Vector2(0, 0), -1], "k must be"],
+		["query_nearest", [Vector2(0, 0), 1, NAN], "max_distance"],
+		["query_along_path", [Vector2(NAN, 0), Vector2(1, 1), Vector2(1, 1)], "start.x"],
+		["raycast", [Vector2(0, 0), Vector2(INF, 0)], "end.x"],
+		["raycast_all", [Vector2(0, 0), Vector2(1, 0), 8589934592], "mask"],
+		["is_colliding", [777, x], "a 777"],
+		["is_colliding", [x, "x"], "b must be"],
+		["insert_batch", [d, d], "positions"],
+		["insert_batch", [null, null], "positions"],
+		["insert_batch", [[Vector2(1, 1), "x"], [Vector2(1, 1), Vector2(1, 1)]], "positions"],
+		["insert_batch", [array_with_freed, [Vector2(1, 1), Vector2(1, 1)]], "positions"],
+		["insert_batch", [PoolVector2Array([Vector2(NAN, 1)]), one], "positions[0].x"],
+		["insert_batch", [one, PoolVector2Array()], "1 positions but 0 sizes"],
+		["insert_batch", [one, one, -1], "layers"],
+		["insert_batch", [one, one, [1.5]], "layers"],
+		["update_batch", [PoolIntArray([99999]), one, one], "99999"],
+		["update_batch", [ids, d, sizes], "positions"],
+		["update_batch", [first, one, PoolVector2Array([Vector2(-1, 1)])], "sizes[0].x"],
+		["remove_batch", [{0: 1}], "ids"],
+		["remove_batch", [[ids[0], -5]], "-5"],
+		["remove_batch", [[ids[0], ids[0]]], "repeats"],
+		["set_filter_batch", [PoolIntArray([ids[0], ids[1]]), PoolIntArray([1, -1]), 1], "layers"],
+	]
+	for case in cases:
+		var result = hash_node.callv(case[0], case[1])
+		_check(result == -1 if case[0] == "get_id" else not result, "%s%s returned %s" % [case[0], case[1], result])
+		_check(hash_node.get_last_error().begins_with("SpatialHash2D.") and case[2] in hash_node.get_last_error(),
+			"%s names %s: %s" % [case[0], case[2], hash_node.get_last_error()])
+	_check(_state() == before, "refused calls changed nothing")
+	_check(d.size() == 2 and d["x"] == 1 and d["y"] == 2, "a refused Dictionary is unchanged: %s" % d)
+	_check(hash_node.get_stats()["objects"] == N + 1, "bad input changed nothing")
+	_check(hash_node.remove(x) and hash_node.get_last_error() == "", "a good call clears the last error")
+	x.free()
+	outside.free()
+
+
+# Wrong argument counts and types are GDScript's own errors: the engine reports
+# them, the call returns null, the caller goes on, and nothing changes.
+func _probe_wrong_calls():
+	var before = _state()
+	var calls = [
+		["insert", []], ["insert", [1]], ["insert", [1, Vector2(), Vector2(), 4]], ["insert", [1, "no", Vector2()]],
+		["insert_circle", [1, Vector2()]], ["insert_circle", [1, Vector2(), "r"]], ["update_object", [1]],
+		["update_object", [1, Vector2(1, 1)]], ["remove", []], ["remove", [1, 2]], ["has", []], ["get_id", [1, 2]],
+		["set_filter", [1, 2]], ["set_filter", [1, "a", 2]], ["query_nearby", [Vector2()]],
+		["query_nearby", [Vector2(), Vector2(), 1, 2]], ["query_range", []], ["query_range", [Rect2(), "yes"]],
+		["query_radius", [Vector2()]], ["query_radius", [Vector2(), Vector2()]], ["query_point", []],
+		["query_point", [1.0]], ["query_nearest", []], ["query_nearest", [Vector2(), 1, 2.0, 1, 5]],
+		["query_along_path", [Vector2(), Vector2()]], ["raycast", [Vector2()]], ["raycast", [Vector2(), null]],
+		["raycast_all", []], ["get_collision_pairs", [1]], ["is_colliding", [1]], ["emit_collision_events", [1]],
+		["clear", [1]], ["get_stats", [1]], ["get_last_error", [1]], ["insert_batch", [PoolVector2Array()]],
+		["update_batch", [ids, positions]], ["remove_batch", []], ["set_filter_batch", [ids, 1]],
+		["get_collision_pairs_packed", [1]], ["get_collision_events_packed", [1, 2]],
+	]
+	for call in calls:
+		var result = hash_node.callv(call[0], call[1])
+		_check(result == null, "%s%s returned %s" % [call[0], call[1], result])
+	_check(_state() == before, "wrong calls changed nothing")
 
 
 func _probe_properties():
-	var size = hash_node.cell_size
-	hash_node.cell_size = -5
-	_check(hash_node.cell_size == size, "a rejected cell_size keeps %s" % size)
-	_check(hash_node.get_last_error().find("cell_size") >= 0, hash_node.get_last_error())
-	hash_node.get_stats()
-	_check(hash_node.get_last_error() == "", "reported once")
-	var keeper = _child("Keeper", Vector2(-80, -80))
+	var keeper = _child("Keeper", AWAY)
 	hash_node.insert(keeper, keeper.position, Vector2(2, 2))
 	var id_before = hash_node.get_id(keeper)
 	var pairs_before = hash_node.get_collision_pairs_packed()
+	for bad in [-5.0, 0.0, NAN, INF, -INF]:
+		hash_node.cell_size = bad
+		_check(hash_node.cell_size == 16.0, "cell_size %s refused, kept 16" % bad)
+		_check("cell_size" in hash_node.get_last_error() and "stays 16" in hash_node.get_last_error(),
+			"cell_size %s named: %s" % [bad, hash_node.get_last_error()])
+	for bad in [0, 65, 100, -1]:
+		hash_node.large_object_threshold = bad
+		_check(hash_node.large_object_threshold == 4 and "large_object_threshold" in hash_node.get_last_error(),
+			"large_object_threshold %s refused: %s" % [bad, hash_node.get_last_error()])
+	hash_node.cell_size = 1e-6        # positive, but the objects fall beyond the cells' reach
+	_check(hash_node.cell_size == 16.0 and "stays 16" in hash_node.get_last_error(),
+		"a cell size too small for the objects is refused: " + hash_node.get_last_error())
+	for bad in ["no", null, Vector2(1, 1)]:
+		hash_node.set("cell_size", bad)        # GDScript's own type check: the value stays
+		_check(hash_node.cell_size == 16.0, "cell_size = %s: %s" % [bad, hash_node.cell_size])
+	hash_node.get_stats()
+	_check(hash_node.get_last_error() == "", "a refusal is reported once")
 	hash_node.hierarchical = true
 	_check(hash_node.get_stats()["index"] == "hierarchical", "hierarchical at run time")
 	hash_node.cell_size = 17.0
+	hash_node.large_object_threshold = 8
 	hash_node.hierarchical = false
-	_check(hash_node.get_stats()["index"] == "uniform" and hash_node.cell_size == 17.0, "back to uniform")
+	_check(hash_node.get_stats()["index"] == "uniform" and hash_node.cell_size == 17.0
+		and hash_node.large_object_threshold == 8 and hash_node.get_last_error() == "", "back to uniform")
 	_check(hash_node.get_collision_pairs_packed().size() == pairs_before.size(), "the rebuilt index keeps every pair")
 	_check(hash_node.get_id(keeper) == id_before, "an inserted node keeps its id")
 	_check(hash_node.remove(keeper), "and is still there to remove")
 	keeper.free()
-	hash_node.overlay = true
+	hash_node.cell_size = 16.0
+	hash_node.large_object_threshold = 4
 	hash_node.debug_draw = true
 	hash_node.debug_draw = false
-	hash_node.overlay = false
+
+
+func _state():
+	var stats = hash_node.get_stats()
+	return [stats["objects"], stats["large_objects"], Array(hash_node.get_collision_pairs_packed()),
+		hash_node.query_range(Rect2(AWAY - Vector2(50, 50), Vector2(100, 100)))]
+
+
+func _same(found, expected):
+	if found.size() != expected.size():
+		return false
+	for item in expected:
+		if not found.has(item):
+			return false
+	return true
 
 
 func _object_pairs():
@@ -303,24 +420,6 @@ func _object_pairs():
 		if typeof(pair[0]) == TYPE_OBJECT or typeof(pair[1]) == TYPE_OBJECT:
 			found.append(pair)
 	return found
-
-
-func _is_empty(result, empty):
-	if typeof(empty) == TYPE_ARRAY:
-		return typeof(result) in [TYPE_ARRAY, TYPE_INT_ARRAY] and result.size() == 0
-	if typeof(empty) == TYPE_DICTIONARY:
-		return typeof(result) == TYPE_DICTIONARY and result.empty()
-	return typeof(result) == typeof(empty) and result == empty
-
-
-func _same_keys(a, b):
-	# Godot 3 compares dictionaries by reference: compare the keys.
-	if a.size() != b.size():
-		return false
-	for key in a:
-		if not b.has(key):
-			return false
-	return true
 
 
 func _child(child_name, at):

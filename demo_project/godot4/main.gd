@@ -9,7 +9,7 @@ extends Node2D
 const WORLD := Vector2(1280, 720)
 const RADIUS := 6.0
 
-@onready var hash_node = $Hash
+@onready var hash_node: SpatialHash2D = $Hash
 
 var positions := PackedVector2Array()
 var velocities := PackedVector2Array()
@@ -34,8 +34,7 @@ func _ready():
 		if arg.begins_with("--frames="):
 			quit_after = int(arg.substr(9))
 	_build_ui()
-	var typed: Node = hash_node     # engine methods through a typed reference (see the README)
-	typed.connect("collision_started", _on_collision_started)
+	hash_node.collision_started.connect(_on_collision_started)
 	_set_count(800)
 
 

@@ -1,29 +1,11 @@
-"""What the SpatialHash2D Godot node does, without Godot.
+"""What the SpatialHash2D Godot node does in Python, without Godot.
 
-The engine-specific scripts (`godot4/spatial_hash_2d.py`, `godot3/spatial_hash_2d.py`)
-only declare the node, its exported properties and type conversions; every call
-lands here. A call from GDScript must never raise into the engine: an exception
-escaping a pythonscript method can crash Godot 3, and one escaping a
-godot-python-extension method aborts the calling GDScript function. So each
-public method takes any number of arguments, checks the count itself, validates
-everything, and on bad input reports a message naming the method, the argument
-and the value, keeps it for get_last_error(), and returns an empty or false
-result, leaving the index and the caller's values as they were.
-
-Objects are ints or Godot nodes inside the scene tree (keyed by their instance
-id, so any wrapper of the same object finds it). Both Python plugins crash the
-engine when a freed object is passed to a Python method, before any Python code
-runs, so nothing may ever need to pass one: the engine script watches each node
-inserted here (its `tree_exiting` signal) and the node leaves the index as it
-leaves the tree. Batch calls work on the index's own integer ids.
+The node users add is GDScript: `class_name SpatialHash2D`, one face per
+GDScript dialect (`godot4/spatial_hash_2d.gd`, `godot3/spatial_hash_2d.gd`),
+declared by the tables of `api`. A face refuses freed and unknown objects
+itself, holds per-object calls in packed arrays, and calls a private
+`engine.NodeEngine` through a thin engine script per Python plugin
+(`godot3/`, `godot4/`, `py4godot/spatial_hash_engine.py`) with numbers, ids
+and packed arrays only, so no Godot object ever reaches a plugin: all three
+plugins crash the engine when a freed object is passed to Python.
 """
-from spatial_hash.node.bridge import GDSCRIPT_METHODS, PACKED_RESULTS, SIGNALS, NodeBridge
-from spatial_hash.node.calls import report_to_stderr
-from spatial_hash.node.monitors import MONITORS, MonitorSet
-from spatial_hash.node.objects import SceneTreeObjects
-from spatial_hash.node.settings import INDEX_SETTINGS, SETTINGS
-from spatial_hash.node.spatial_hash_node import SpatialHashNode
-
-__all__ = ["GDSCRIPT_METHODS", "INDEX_SETTINGS", "MONITORS", "PACKED_RESULTS", "SETTINGS",
-           "SIGNALS", "MonitorSet", "NodeBridge", "SceneTreeObjects", "SpatialHashNode",
-           "report_to_stderr"]

@@ -6,8 +6,8 @@ found there. Run it from a checkout of this repository:
 It finds the plugin (pythonscript for Godot 3, py4godot or
 godot-python-extension for Godot 4), makes sure the plugin's Python has pip,
 builds the compiled core for that Python and installs the package and numpy where that plugin imports from,
-copies the engine-facing files (the node script, and for Godot 4 the editor
-plugin) into `res://addons/spatial_hash/`, writes what each plugin needs into
+copies the node (the GDScript face of its Godot version, the icon, and the
+plugin's Python engine script) into `res://addons/spatial_hash/`, writes what each plugin needs into
 the project, and finishes by importing the core with the plugin's Python.
 Running it again (after an update) replaces what it installed; the node's code
 lives only in the plugin's site-packages, never also under res://.
@@ -44,6 +44,8 @@ class Plugin:
     def __init__(self, name, engine_folder, python, site_packages, version=None):
         self.name = name                      # "pythonscript", "py4godot" or "godot-python-extension"
         self.engine_folder = engine_folder    # the addon's godot3/, py4godot/ or godot4/
+        # The folder of the GDScript face for its Godot version.
+        self.face_folder = "godot3" if engine_folder == "godot3" else "godot4"
         self.python = python                  # the interpreter to build and install with
         self.site_packages = site_packages    # None: the interpreter's own site-packages
         self.version = version                # (major, minor) the plugin embeds, if known
@@ -147,20 +149,19 @@ def importer(plugin, statement):
 
 
 def copy_addon(project, plugin):
-    """res://addons/spatial_hash/ gets the engine-facing files only; whatever was
+    """res://addons/spatial_hash/ gets the node only: its GDScript face for the
+    engine's version, the icon and the plugin's engine script; whatever was
     there before (an older copy, a link to a checkout) goes first."""
     target = os.path.join(project, "addons", "spatial_hash")
     if os.path.islink(target) or os.path.isfile(target):
         os.remove(target)
     elif os.path.isdir(target):
         shutil.rmtree(target)
-    os.makedirs(target)
-    shutil.copytree(os.path.join(ADDON, plugin.engine_folder),
-                    os.path.join(target, plugin.engine_folder),
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    if plugin.engine_folder != "godot3":       # the Godot 4 editor plugin loads the script
-        for name in ("plugin.cfg", "plugin.gd"):
-            shutil.copy2(os.path.join(ADDON, name), target)
+    for folder, name in ((".", "icon.svg"), (plugin.face_folder, "spatial_hash_2d.gd"),
+                         (plugin.face_folder, "missing_engine.gd"),
+                         (plugin.engine_folder, "spatial_hash_engine.py")):
+        os.makedirs(os.path.join(target, folder), exist_ok=True)
+        shutil.copy2(os.path.join(ADDON, folder, name), os.path.join(target, folder, name))
 
 
 def configure_project(project, plugin):
@@ -195,9 +196,9 @@ def install(project, python=None, run=None, log=print):
     install_packages(plugin, run, log)
     copy_addon(project, plugin)
     configure_project(project, plugin)
-    run(importer(plugin, "import spatial_hash._core, spatial_hash.node"))
-    log(f"installed: res://addons/spatial_hash/{plugin.engine_folder}/spatial_hash_2d.py is the "
-        f"SpatialHash2D node script; the core imports with the plugin's Python")
+    run(importer(plugin, "import spatial_hash._core, spatial_hash.node.engine"))
+    log(f"installed: res://addons/spatial_hash/{plugin.face_folder}/spatial_hash_2d.gd is the "
+        f"SpatialHash2D node; the core imports with the plugin's Python")
     return plugin
 
 

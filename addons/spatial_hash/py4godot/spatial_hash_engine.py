@@ -1,0 +1,94 @@
+"""The Python engine of SpatialHash2D for Godot 4.6 with py4godot (4.6-alpha17).
+
+The node is the GDScript face `godot4/spatial_hash_2d.gd`; it makes one of
+these and calls `run(method number, *args)` with numbers and packed arrays
+only. This script converts them and the results; spatial_hash.node.engine
+does the rest. What this plugin does differently:
+- A script's class is named like its file.
+- A Python list, dict or tuple returned to GDScript crashes the engine: results
+  are packed arrays and the plugin's own Dictionary.
+- A packed array built in Python is only whole in GDScript as a copy made by
+  the engine (`slice()`); one made with `from_memory_view` holds the wrong values.
+- Packed arguments are read through their memory, which is the argument's own
+  copy, freed after the call: numpy copies it at once. PackedVector2Array has
+  no memory view of its own: its bytes (`to_byte_array()`) do. The memory view
+  of an empty packed array crashes the engine: empty ones are not read.
+"""
+try:
+    from py4godot.classes import gdclass
+    from py4godot.classes.core import (Array, Dictionary, PackedFloat64Array, PackedInt32Array,
+                                       PackedInt64Array, PackedVector2Array)
+    from py4godot.classes.RefCounted import RefCounted
+except ImportError:     # not py4godot: another plugin's editor scanning res://, or CPython
+    gdclass = None
+
+if gdclass is not None:
+    import numpy as np
+
+    from spatial_hash.node.engine import SCALARS, NodeEngine
+
+    # numpy dtype of each packed array the face hands over.
+    DTYPES = {PackedInt32Array: np.int32, PackedInt64Array: np.int64,
+              PackedFloat64Array: np.float64}
+
+    def read(packed):
+        if isinstance(packed, PackedVector2Array):
+            if not packed.size():
+                return np.empty((0, 2), dtype=np.float32)
+            data = packed.to_byte_array()       # owns the memory until it is copied
+            return np.frombuffer(data.get_memory_view(), dtype=np.float32).reshape(-1, 2).copy()
+        dtype = DTYPES[type(packed)]
+        if not packed.size():
+            return np.empty(0, dtype=dtype)
+        return np.frombuffer(packed.get_memory_view(), dtype=dtype).copy()
+
+    class Packed:
+        """Arrays for GDScript, written into one packed array of `kind` kept for
+        the purpose (resized only to grow) and handed over as the engine's copy
+        of their part of it (`slice`): whole in GDScript, in one engine call."""
+
+        def __init__(self, kind, dtype):
+            self.kind, self.dtype = kind, dtype
+            self.kept = self.memory = None
+
+        def __call__(self, values):
+            values = np.ascontiguousarray(values, dtype=self.dtype).ravel()
+            if not values.size:
+                return self.kind.new0()
+            if self.memory is None or len(self.memory) < values.size:
+                self.kept = self.kind.new0()
+                self.kept.resize(2 * values.size)
+                self.memory = np.frombuffer(self.kept.get_memory_view(), dtype=self.dtype)
+            self.memory[:values.size] = values
+            return self.kept.slice(0, values.size)
+
+    @gdclass
+    class spatial_hash_engine(RefCounted):
+        def run(self, *args):
+            engine = getattr(self, "_engine", None)
+            if engine is None:
+                engine = self._engine = NodeEngine(read)
+                self._ints = Packed(PackedInt32Array, np.int32)
+                self._floats = Packed(PackedFloat64Array, np.float64)
+            return self._to_godot(engine.call(args[0], args[1:]))
+
+        def _to_godot(self, value):
+            """Ids (numpy, or a list of ints) as packed int32 and a list of floats
+            as packed float64 arrays (building an Array costs an engine call per
+            item); dicts as the plugin's Dictionary."""
+            if type(value) in SCALARS:
+                return value
+            if isinstance(value, list) and value and isinstance(value[0], dict):
+                array = Array.new0()        # stats' levels
+                for item in value:
+                    array.append(self._to_godot(item))
+                return array
+            if isinstance(value, (np.ndarray, list)):
+                values = np.asarray(value)
+                return self._floats(values) if values.dtype.kind == "f" else self._ints(values)
+            if isinstance(value, dict):
+                dictionary = Dictionary.new0()
+                for key, item in value.items():
+                    dictionary[key] = self._to_godot(item)
+                return dictionary
+            return value

@@ -1,0 +1,116 @@
+extends Node2D
+# Per-object calls of SpatialHash2D against the plain GDScript hash a game
+# would write itself (gdscript_hash.gd), per call, in the same run: 5,000 nodes
+# (8x8 boxes 32 units apart, cells of 64) inserted, moved and removed one call
+# at a time, and queries with about 10 results. Each figure is the best of
+# ROUNDS rounds, and includes the node's one call that hands its held calls
+# over (the first query after them). Prints one line per call and
+# "PER-OBJECT OK" if both gave the same answers; quits when done.
+
+const N := 5000
+const ROWS := 71
+const SPACING := 32.0
+const BOX := Vector2(8, 8)
+const ROUNDS := 5
+const QUERIES := 2000
+const GDScriptHash := preload("res://gdscript_hash.gd")
+
+@onready var hash_node: SpatialHash2D = $Hash
+var nodes: Array[Node2D] = []
+var positions := PackedVector2Array()
+var best := {}
+var same := true
+
+
+func _ready() -> void:
+	for i in N:
+		var node := Node2D.new()
+		add_child(node)
+		nodes.append(node)
+		positions.append(Vector2(i % ROWS, i / ROWS) * SPACING + Vector2(3, 3))
+	for round in ROUNDS:
+		_round()
+	for call in ["insert", "update", "remove", "query_nearby", "query_range", "query_radius"]:
+		var ours: float = best["node " + call]
+		var theirs: float = best["gdscript " + call]
+		print("per-object %s: node %.2f us, GDScript hash %.2f us (%.2fx)" % [call, ours, theirs, ours / theirs])
+	print("PER-OBJECT OK" if same else "PER-OBJECT answers differ")
+	get_tree().quit(0 if same else 1)
+
+
+func _round() -> void:
+	var gd := GDScriptHash.new(hash_node.cell_size)
+	var far := Rect2(-1e6, -1e6, 1, 1)
+	var moved := Vector2(5, 3)
+	var start := Time.get_ticks_usec()
+	for i in N:
+		hash_node.insert(nodes[i], positions[i], BOX)
+	hash_node.query_range(far)
+	_note("node insert", start, N)
+	start = Time.get_ticks_usec()
+	for i in N:
+		gd.insert(nodes[i], Rect2(positions[i], BOX))
+	gd.query_range(far)
+	_note("gdscript insert", start, N)
+	start = Time.get_ticks_usec()
+	for i in N:
+		hash_node.update(nodes[i], Rect2(positions[i] + moved, BOX))
+	hash_node.query_range(far)
+	_note("node update", start, N)
+	start = Time.get_ticks_usec()
+	for i in N:
+		gd.update(nodes[i], Rect2(positions[i] + moved, BOX))
+	gd.query_range(far)
+	_note("gdscript update", start, N)
+	_queries(gd)
+	start = Time.get_ticks_usec()
+	for i in N:
+		hash_node.remove(nodes[i])
+	hash_node.query_range(far)
+	_note("node remove", start, N)
+	start = Time.get_ticks_usec()
+	for i in N:
+		gd.remove(nodes[i])
+	gd.query_range(far)
+	_note("gdscript remove", start, N)
+
+
+func _queries(gd: GDScriptHash) -> void:
+	var centers := PackedVector2Array()
+	for q in QUERIES:
+		centers.append(positions[(q * 7919) % N] + Vector2(13, 17))
+	var size := Vector2(SPACING * 1.5, SPACING)     # 2 to 4 cells: 8 to 16 objects
+	var radius := 56.0                               # about 10 boxes
+	var results := {}
+	for who in ["node", "gdscript"]:
+		var counted := 0
+		var start := Time.get_ticks_usec()
+		for c in centers:
+			counted += (hash_node.query_nearby(c, size) if who == "node" else gd.query_range(Rect2(c, size))).size()
+		_note(who + " query_nearby", start, QUERIES)
+		results[who + " nearby"] = counted
+		counted = 0
+		start = Time.get_ticks_usec()
+		for c in centers:
+			counted += (hash_node.query_range(Rect2(c, size)) if who == "node" else gd.query_range(Rect2(c, size))).size()
+		_note(who + " query_range", start, QUERIES)
+		results[who + " range"] = counted
+		counted = 0
+		start = Time.get_ticks_usec()
+		for c in centers:
+			counted += (hash_node.query_radius(c, radius) if who == "node" else gd.query_radius(c, radius)).size()
+		_note(who + " query_radius", start, QUERIES)
+		results[who + " radius"] = counted
+	for kind in ["nearby", "range", "radius"]:
+		if results["node " + kind] != results["gdscript " + kind]:
+			same = false
+			printerr("PER-OBJECT %s: node found %d, GDScript hash %d" % [kind, results["node " + kind], results["gdscript " + kind]])
+	if not best.has("results"):
+		best["results"] = true
+		print("per-object queries: %.1f results each on average (nearby, range), %.1f (radius)" % [
+			results["node nearby"] / float(QUERIES), results["node radius"] / float(QUERIES)])
+
+
+func _note(what: String, start: int, calls: int) -> void:
+	var us := (Time.get_ticks_usec() - start) / float(calls)
+	best[what] = minf(best.get(what, INF), us)

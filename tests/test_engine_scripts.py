@@ -1,0 +1,386 @@
+"""The three engine scripts (godot4/, godot3/ and py4godot/spatial_hash_engine.py),
+loaded against stand-in plugin modules that behave as the real plugins did in
+real engines: each converts the face's packed arrays without an element loop,
+hands back only what its plugin carries to GDScript whole, and never raises."""
+import array
+import ctypes
+import importlib.util
+import math
+import pathlib
+import sys
+import types
+
+import numpy as np
+import pytest
+
+from face_model import decode_ids
+from spatial_hash.node.engine import PROTOCOL
+
+ADDON = pathlib.Path(__file__).resolve().parent.parent / "addons" / "spatial_hash"
+OP = {name: k for k, name in enumerate(PROTOCOL)}
+
+
+class EngineCrash(BaseException):
+    """What the real engine did: segfault or abort (not an exception Python sees)."""
+
+
+# ------------------------------------------- godot-python-extension (Godot 4)
+
+class ExtPacked(array.array):
+    """The extension's packed arrays: the buffer protocol over their memory."""
+
+    def resize(self, n):
+        del self[n:]
+        self.extend([0] * (n - len(self)))
+
+
+def extension_module():
+    godot = types.ModuleType("godot")
+    variant_types = types.ModuleType("godot.variant_types")
+    kinds = {"PackedVector2Array": "f", "PackedInt32Array": "i", "PackedInt64Array": "q",
+             "PackedFloat64Array": "d"}
+    for name, code in kinds.items():
+        setattr(variant_types, name,
+                type(name, (ExtPacked,), {"__new__": lambda cls, v=(), c=code: array.array.__new__(cls, c, v)}))
+
+    class RefCounted:
+        def __init_subclass__(cls, **kwargs):        # expose_all_methods=True
+            pass
+
+    godot.RefCounted = RefCounted
+    godot.expose_script_class = lambda cls: cls
+    godot.writable_memoryview = memoryview
+    godot.variant_types = variant_types
+    return {"godot": godot, "godot.variant_types": variant_types}, variant_types
+
+
+def extension_reaches(value, kinds):
+    """What reached GDScript through the extension: lists and dicts convert, a
+    numpy array aborted the engine."""
+    if isinstance(value, np.ndarray):
+        raise EngineCrash("a numpy array returned to GDScript: abort")
+    if isinstance(value, (list, tuple)):
+        return [extension_reaches(v, kinds) for v in value]
+    if isinstance(value, dict):
+        return {k: extension_reaches(v, kinds) for k, v in value.items()}
+    if isinstance(value, ExtPacked):
+        return list(value)
+    return value
+
+
+# ----------------------------------------------- pythonscript 0.50 (Godot 3)
+
+class PoolArray:
+    """pythonscript's pool arrays: no buffer protocol, each element read one by
+    one (counted: no batch may), raw_access() gives the address."""
+    ctype, width = None, 1
+
+    def __init__(self, values=()):
+        flat = [c for v in values for c in (v if self.width == 2 else (v,))]
+        self.memory = (self.ctype * max(1, len(flat)))(*flat)
+        self.length = len(flat) // self.width
+        self.element_reads = 0
+
+    def __len__(self):
+        return self.length
+
+    def __getitem__(self, k):
+        self.element_reads += 1
+        return self.memory[k]
+
+    def resize(self, n):
+        self.memory = (self.ctype * max(1, n * self.width))()
+        self.length = n
+
+    def raw_access(self):
+        pool = self
+
+        class Access:
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                return False
+
+            def get_address(self):
+                return ctypes.addressof(pool.memory)
+        return Access()
+
+
+class Godot3Array(list):
+    pass
+
+
+class Godot3Dictionary(dict):
+    pass
+
+
+def pythonscript_module():
+    godot = types.ModuleType("godot")
+    godot.PoolVector2Array = type("PoolVector2Array", (PoolArray,), {"ctype": ctypes.c_float, "width": 2})
+    godot.PoolIntArray = type("PoolIntArray", (PoolArray,), {"ctype": ctypes.c_int32})
+    godot.PoolRealArray = type("PoolRealArray", (PoolArray,), {"ctype": ctypes.c_float})
+    godot.Array, godot.Dictionary = Godot3Array, Godot3Dictionary
+
+    class Reference:
+        pass
+
+    godot.Reference = Reference
+    godot.exposed = lambda cls: cls
+    return {"godot": godot}, godot
+
+
+def pythonscript_reaches(value, kinds):
+    """Plain Python lists, tuples and dicts arrive in GDScript as null."""
+    if isinstance(value, Godot3Dictionary):
+        return {k: pythonscript_reaches(v, kinds) for k, v in value.items()}
+    if isinstance(value, Godot3Array):
+        return [pythonscript_reaches(v, kinds) for v in value]
+    if isinstance(value, (list, tuple, dict, np.ndarray)):
+        raise AssertionError(f"{type(value).__name__} reaches GDScript as null: {value!r}")
+    if isinstance(value, PoolArray):
+        return list(value.memory[:value.length * value.width])
+    return value
+
+
+# ---------------------------------------------- py4godot 4.6-alpha17 (Godot 4)
+
+class P4Packed:
+    """py4godot's packed arrays: memory views over their own bytes (the memory
+    view of an empty one crashed); one built in Python is whole in GDScript
+    only as the engine's copy (slice)."""
+    dtype = None
+
+    def __init__(self, values=(), engine_made=True):
+        self.memory = bytearray(np.asarray(values, dtype=self.dtype).tobytes())
+        self.engine_made = engine_made
+
+    @classmethod
+    def new0(cls):
+        return cls(engine_made=False)
+
+    def resize(self, n):
+        self.memory = bytearray(n * np.dtype(self.dtype).itemsize)
+
+    def size(self):
+        return len(self.memory) // np.dtype(self.dtype).itemsize
+
+    def get_memory_view(self):
+        if not self.memory:
+            raise EngineCrash("get_memory_view() of an empty packed array: signal 11")
+        return memoryview(self.memory)
+
+    def __del__(self):
+        # py4godot frees a packed array with its Python object: its memory then
+        # holds whatever comes next.
+        self.memory[:] = b"\xff" * len(self.memory)
+
+    def slice(self, begin, end=2147483647):
+        copy = type(self)(engine_made=True)
+        size = np.dtype(self.dtype).itemsize
+        copy.memory = bytearray(self.memory[begin * size:min(end, self.size()) * size])
+        return copy
+
+
+class P4Array:
+    def __init__(self):
+        self.items = []
+
+    @classmethod
+    def new0(cls):
+        return cls()
+
+    def append(self, v):
+        self.items.append(v)
+
+
+class P4Dictionary:
+    def __init__(self):
+        self.items = {}
+
+    @classmethod
+    def new0(cls):
+        return cls()
+
+    def __setitem__(self, k, v):
+        self.items[k] = v
+
+
+def py4godot_module():
+    core = types.ModuleType("py4godot.classes.core")
+    for name, dtype in (("PackedInt32Array", np.int32), ("PackedInt64Array", np.int64),
+                        ("PackedFloat64Array", np.float64), ("PackedByteArray", np.uint8)):
+        setattr(core, name, type(name, (P4Packed,), {"dtype": dtype}))
+
+    class PackedVector2Array:
+        """No memory view of its own, and indexing one from Python crashed."""
+
+        def __init__(self, pairs=()):
+            self.values = np.asarray(pairs, dtype=np.float32).reshape(-1, 2)
+
+        def size(self):
+            return len(self.values)
+
+        def to_byte_array(self):
+            return core.PackedByteArray(np.frombuffer(self.values.tobytes(), dtype=np.uint8))
+
+        def __getitem__(self, k):
+            raise EngineCrash("indexing a PackedVector2Array from Python")
+
+    core.PackedVector2Array = PackedVector2Array
+    core.Array, core.Dictionary = P4Array, P4Dictionary
+    classes = types.ModuleType("py4godot.classes")
+    classes.gdclass = lambda cls: cls
+    refcounted = types.ModuleType("py4godot.classes.RefCounted")
+
+    class RefCounted:
+        pass
+
+    refcounted.RefCounted = RefCounted
+    package = types.ModuleType("py4godot")
+    return ({"py4godot": package, "py4godot.classes": classes, "py4godot.classes.core": core,
+             "py4godot.classes.RefCounted": refcounted}, core)
+
+
+def py4godot_reaches(value, kinds):
+    """A Python list, tuple or dict returned to GDScript crashed the engine; a
+    packed array built in Python held the wrong values."""
+    if isinstance(value, (list, tuple, dict, np.ndarray)):
+        raise EngineCrash(f"a Python {type(value).__name__} returned to GDScript: signal 11")
+    if isinstance(value, P4Packed):
+        assert value.engine_made or not value.size(), "a packed array built in Python reaches GDScript wrong"
+        return np.frombuffer(bytes(value.memory), dtype=value.dtype).tolist()
+    if isinstance(value, P4Array):
+        return [py4godot_reaches(v, kinds) for v in value.items]
+    if isinstance(value, P4Dictionary):
+        return {k: py4godot_reaches(v, kinds) for k, v in value.items.items()}
+    return value
+
+
+# ------------------------------------------------------------- the harness
+
+PLUGINS = {
+    "extension": ("godot4", extension_module, extension_reaches),
+    "pythonscript": ("godot3", pythonscript_module, pythonscript_reaches),
+    "py4godot": ("py4godot", py4godot_module, py4godot_reaches),
+}
+
+
+class Engine:
+    """An engine script's object, called as its face calls it, results as GDScript sees them."""
+
+    def __init__(self, monkeypatch, plugin):
+        folder, make_module, self.reaches = PLUGINS[plugin]
+        modules, self.kinds = make_module()
+        for name, module in modules.items():
+            monkeypatch.setitem(sys.modules, name, module)
+        spec = importlib.util.spec_from_file_location(f"engine_{plugin}",
+                                                      ADDON / folder / "spatial_hash_engine.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        exposed = [v for v in vars(module).values() if isinstance(v, type) and hasattr(v, "run")]
+        assert len(exposed) == 1
+        self.script = exposed[0].__new__(exposed[0])     # pythonscript never runs __init__
+        self.plugin = plugin
+
+    def run(self, method, *args):
+        return self.reaches(self.script.run(OP[method], *args), self.kinds)
+
+    def vectors(self, pairs):
+        k = self.kinds
+        if self.plugin == "extension":
+            return k.PackedVector2Array([c for p in pairs for c in p])
+        if self.plugin == "pythonscript":
+            return k.PoolVector2Array(pairs)
+        return k.PackedVector2Array(pairs)
+
+    def ints(self, values):
+        k = self.kinds
+        return k.PoolIntArray(values) if self.plugin == "pythonscript" else k.PackedInt32Array(values)
+
+    def floats(self, values):
+        k = self.kinds
+        if self.plugin == "pythonscript":
+            return k.PoolRealArray(values)
+        return k.PackedFloat64Array(values)
+
+
+@pytest.fixture(params=sorted(PLUGINS))
+def engine(request, monkeypatch):
+    return Engine(monkeypatch, request.param)
+
+
+def test_scripts_import_harmlessly_without_their_plugin():
+    for folder in ("godot4", "godot3", "py4godot"):
+        spec = importlib.util.spec_from_file_location("x", ADDON / folder / "spatial_hash_engine.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)       # the editor of another engine imports every .py
+
+
+def test_a_face_session_through_each_script(engine):
+    assert engine.run("protocol") == dict(OP)
+    bound = engine.run("set_index", 16.0, 4, False)
+    assert bound > 1e9
+    shapes = engine.vectors([(0.0, 0.0), (10.0, 10.0), (10.5, 5.0), (math.nan, math.nan)])
+    radii = engine.floats([0.75])
+    assert engine.run("apply", engine.ints([0, 1]), shapes, radii, engine.ints([]),
+                      engine.vectors([]), engine.floats([]), engine.ints([])) is True
+    assert sorted(decode_ids(engine.run("query_range", 0.0, 0.0, 20.0, 20.0, True, 0xFFFFFFFF))) == [0, 1]
+    assert decode_ids(engine.run("query_radius", 11.5, 5.0, 0.25, 0xFFFFFFFF)) == [1]   # touching
+    assert engine.run("pairs") == [0, 1]
+    assert engine.run("collision_events") == {"started": [0, 1], "ended": []}
+    ids = engine.run("insert_batch", engine.vectors([(1.0, 1.0), (2.0, 2.0)]),
+                     engine.vectors([(1.0, 1.0), (1.0, 1.0)]), 1, 0xFFFFFFFF)
+    assert ids == [2, 3]
+    assert engine.run("update_batch", engine.ints(ids), engine.vectors([(50.0, 50.0), (60.0, 60.0)]),
+                      engine.vectors([(1.0, 1.0), (1.0, 1.0)])) is True
+    assert engine.run("end_pairs", engine.ints([1])) == [0, 1]
+    assert engine.run("remove_batch", engine.ints([3])) is True
+    hit = engine.run("raycast", -5.0, 2.0, 30.0, 2.0, 0xFFFFFFFF)
+    assert [round(v, 9) for v in hit] == [0.0, round(1 / 7, 9), 0.0, 2.0, -1.0, 0.0]
+    stats = engine.run("stats")
+    assert stats["objects"] == 3 and stats["levels"][0]["cell_size"] == 16.0
+    shapes = engine.run("debug_geometry", 0.0, 0.0, 32.0, 32.0, True)
+    assert set(shapes) == {"grid", "candidates", "free", "colliding"}
+    assert engine.run("monitors")["total_objects"] == "objects"
+
+
+def test_refusals_come_back_as_text_and_nothing_raises(engine):
+    engine.run("set_index", 16.0, 4, False)
+    assert "pos.x must be a finite number" in engine.run("insert", -1, math.nan, 0.0, 1.0, 1.0)
+    assert "positions[0].y" in engine.run("insert_batch", engine.vectors([(1.0, math.inf)]),
+                                          engine.vectors([(1.0, 1.0)]), 1, 1)
+    assert "no object with id 9" in engine.run("remove_batch", engine.ints([9]))
+    for name in PROTOCOL:
+        for args in ((), (None,) * 8, (engine.ints([]),) * 3):
+            engine.run(name, *args)           # refused or done, never raised
+
+
+def test_empty_packed_arrays_are_not_read_through_their_memory(engine):
+    """py4godot crashed on the memory view of an empty packed array."""
+    engine.run("set_index", 16.0, 4, False)
+    assert engine.run("apply", engine.ints([]), engine.vectors([]), engine.floats([]), engine.ints([]),
+                      engine.vectors([]), engine.floats([]), engine.ints([])) is True
+    assert engine.run("insert_batch", engine.vectors([]), engine.vectors([]), 1, 1) == []
+
+
+def test_pool_arrays_are_read_without_an_element_loop(monkeypatch):
+    engine = Engine(monkeypatch, "pythonscript")
+    engine.run("set_index", 16.0, 4, False)
+    positions = engine.vectors([(float(k), 0.0) for k in range(500)])
+    sizes = engine.vectors([(1.0, 1.0)] * 500)
+    ids = engine.script.run(OP["insert_batch"], positions, sizes, 1, 0xFFFFFFFF)
+    assert engine.script.run(OP["update_batch"], ids, positions, sizes) is True
+    assert positions.element_reads == sizes.element_reads == ids.element_reads == 0
+
+
+def test_the_callers_arrays_are_never_written(engine):
+    engine.run("set_index", 16.0, 4, False)
+    positions = engine.vectors([(1.0, 2.0), (3.0, 4.0)])
+    sizes = engine.vectors([(5.0, 6.0), (-1.0, 8.0)])          # refused
+    before = (engine.reaches(positions, engine.kinds) if engine.plugin != "py4godot"
+              else positions.values.tolist())
+    engine.run("insert_batch", positions, sizes, 1, 1)
+    after = (engine.reaches(positions, engine.kinds) if engine.plugin != "py4godot"
+             else positions.values.tolist())
+    assert before == after

@@ -1,0 +1,381 @@
+"""The private Python engine of the SpatialHash2D node (spatial_hash.node.engine),
+driven the way the GDScript faces drive it (face_model.FaceModel: held calls,
+ids by the index's own rule, query results as text), against the brute-force
+oracle; its refusals; and the contracts the faces rely on."""
+import math
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+import spatial_hash
+from face_model import FaceModel, decode_ids
+from oracle import Oracle, same_pairs
+from spatial_hash._core import ALL_LAYERS, HierarchicalGrid, UniformGrid, ids_text
+from spatial_hash.node.engine import IDS_MARK, MONITORS, PROTOCOL, NodeEngine, query_result
+
+KEYS = st.integers(0, 9).map(lambda k: f"o{k}")        # batch objects are ints: their ids
+# Positions and sizes reach a face as Vector2, which holds 32-bit floats; radii
+# are doubles.
+COORD = st.one_of(st.integers(-100, 100).map(float), st.floats(-100.0, 100.0, width=32))
+LENGTH = st.one_of(st.just(0.0), st.floats(0.0, 20.0, width=32), st.floats(100.0, 400.0, width=32))
+RADIUS = st.one_of(st.just(0.0), st.floats(0.0, 20.0), st.floats(100.0, 400.0))
+# Beyond a uniform grid's safe bound for cells of 0.5 (2.7e8): sent at once, and
+# accepted or refused by the index itself.
+FAR = st.sampled_from([3e8, -4e8, 5e8, 1e9])
+BITS = st.sampled_from([0, 1, 2, 3, ALL_LAYERS])
+
+
+class FaceMachine(RuleBasedStateMachine):
+    """Random per-object and batch calls, as a face makes them, against the oracle."""
+
+    @initialize(cell=st.sampled_from([0.5, 16.0, 64.0]), hierarchical=st.booleans(),
+                 threshold=st.integers(1, 6))
+    def start(self, cell, hierarchical, threshold):
+        self.face = FaceModel(NodeEngine())
+        assert not isinstance(self.face.set_index(cell, threshold, hierarchical), str)
+        self.oracle = Oracle(cell)
+        self.batch = []             # ids of live batch objects
+
+    @rule(obj=KEYS, x=COORD, y=COORD, w=LENGTH, h=LENGTH)
+    def insert(self, obj, x, y, w, h):
+        assert self.face.insert(obj, x, y, w, h) is True
+        self.oracle.insert(obj, (x, y, w, h))
+
+    @rule(obj=KEYS, x=COORD, y=COORD, r=RADIUS)
+    def insert_circle(self, obj, x, y, r):
+        assert self.face.insert_circle(obj, x, y, r) is True
+        self.oracle.insert_circle(obj, (x, y), r)
+
+    @rule(obj=KEYS, x=FAR, y=COORD)
+    def insert_far(self, obj, x, y):
+        result = self.face.insert(obj, x, y, 1.0, 1.0)
+        if result is True:
+            self.oracle.insert(obj, (x, y, 1.0, 1.0))
+        else:
+            assert "too far" in result
+
+    def _placed(self):
+        return sorted(o for o in self.oracle._shapes if isinstance(o, str))
+
+    @precondition(lambda self: self._placed())
+    @rule(data=st.data(), x=COORD, y=COORD, w=LENGTH, h=LENGTH)
+    def update(self, data, x, y, w, h):
+        obj = data.draw(st.sampled_from(self._placed()))
+        assert self.face.update(obj, x, y, w, h) is True
+        self.oracle.insert(obj, (x, y, w, h))
+
+    @rule(obj=KEYS)
+    def remove(self, obj):
+        assert self.face.remove(obj) == (obj in self.oracle)
+        self.oracle.remove(obj)
+
+    @precondition(lambda self: self._placed())
+    @rule(data=st.data(), layer=BITS, mask=BITS)
+    def set_filter(self, data, layer, mask):
+        obj = data.draw(st.sampled_from(self._placed()))
+        assert self.face.set_filter(obj, layer, mask) is True
+        self.oracle.set_filter(obj, layer, mask)
+
+    @rule(boxes=st.lists(st.tuples(COORD, COORD, LENGTH, LENGTH), max_size=5))
+    def insert_batch(self, boxes):
+        ids = self.face.insert_batch([b[:2] for b in boxes], [b[2:] for b in boxes])
+        for object_id, box in zip(ids.tolist(), boxes):
+            # Vector2 holds 32-bit floats: a batch's boxes are what arrives.
+            self.oracle.insert(("batch", object_id), tuple(float(np.float32(v)) for v in box))
+            self.batch.append(object_id)
+
+    @precondition(lambda self: self.batch)
+    @rule(data=st.data())
+    def remove_batch(self, data):
+        ids = data.draw(st.lists(st.sampled_from(self.batch), unique=True, min_size=1))
+        assert self.face.remove_batch(ids) is True
+        for object_id in ids:
+            self.batch.remove(object_id)
+            self.oracle.remove(("batch", object_id))
+
+    @rule(cell=st.sampled_from([0.5, 8.0, 64.0]), hierarchical=st.booleans())
+    def set_index(self, cell, hierarchical):
+        result = self.face.set_index(cell, 4, hierarchical)
+        if not isinstance(result, str):
+            self.oracle.cell_size = cell
+        else:
+            assert "too far" in result
+
+    @staticmethod
+    def _named(found):
+        """The oracle's names of what the face returns: batch ids as ("batch", id)."""
+        return [("batch", o) if isinstance(o, (int, np.integer)) else o for o in found]
+
+    def _objects(self, found):
+        return set(self._named(found))
+
+    def _id_of(self, obj):
+        return obj[1] if isinstance(obj, tuple) else self.face.objects[obj]
+
+    @rule(x=COORD, y=COORD, w=LENGTH, h=LENGTH, mask=BITS)
+    def query_range(self, x, y, w, h, mask):
+        found = self.face.query("query_range", x, y, w, h, True, mask)
+        assert self._objects(found) == set(self.oracle.query_range((x, y, w, h), mask))
+
+    @rule(x=COORD, y=COORD, r=LENGTH, mask=BITS)
+    def query_radius(self, x, y, r, mask):
+        found = self.face.query("query_radius", x, y, r, mask)
+        assert self._objects(found) == set(self.oracle.query_radius((x, y), r, mask))
+
+    @rule(x=COORD, y=COORD)
+    def query_point(self, x, y):
+        found = self.face.query("query_point", x, y, ALL_LAYERS)
+        assert self._objects(found) == set(self.oracle.query_point((x, y)))
+
+    @rule(x=COORD, y=COORD, k=st.integers(0, 4))
+    def query_nearest(self, x, y, k):
+        self.face.flush()
+        found = self.face.query("query_nearest", x, y, k, math.inf, ALL_LAYERS)
+        assert self._named(found) == self.oracle.query_nearest((x, y), k, tie_order=self._id_of)
+
+    @rule()
+    def events(self):
+        started, ended = self.face.events()
+        ended_at_once = {frozenset(self._objects(p)) for p in self.face.ended_at_once}
+        self.face.ended_at_once = []
+        now = {frozenset(self._objects(p)) for p in self.face.pairs()}
+        before = getattr(self, "reported", set()) - ended_at_once
+        assert {frozenset(self._objects(p)) for p in started} == now - before
+        assert {frozenset(self._objects(p)) for p in ended} == before - now
+        self.reported = now
+
+    @invariant()
+    def pairs_equal_brute_force(self):
+        if hasattr(self, "face"):
+            got = [tuple(self._named(p)) for p in self.face.pairs()]
+            assert same_pairs(got, self.oracle.pairs())
+            self.face.engine.grid.validate()
+
+
+TestFaceModel = FaceMachine.TestCase
+TestFaceModel.settings = settings(max_examples=60, stateful_step_count=30, deadline=None,
+                                  suppress_health_check=[HealthCheck.too_slow])
+
+
+def _state(engine):
+    grid = engine.grid
+    return ([(i, grid.bounds(i), grid.circle_of(i), grid.filter_of(i)) for i in grid.ids()],
+            grid.pair_ids().tolist(), dict(engine.settings))
+
+
+def _engine_with_objects():
+    face = FaceModel(NodeEngine())
+    face.insert("a", 0.0, 0.0, 10.0, 10.0)
+    face.insert_circle("b", 5.0, 5.0, 3.0)
+    face.insert_batch([(20.0, 20.0), (21.0, 21.0)], [(4.0, 4.0), (4.0, 4.0)])
+    face.flush()
+    return face
+
+
+NAN, INF = math.nan, math.inf
+BAD_CALLS = [
+    ("insert", (-1, NAN, 0.0, 1.0, 1.0), "pos.x must be a finite number, got nan"),
+    ("insert", (-1, 0.0, INF, 1.0, 1.0), "pos.y"),
+    ("insert", (-1, 0.0, 0.0, -1.0, 1.0), "size.x must be a finite number >= 0, got -1.0"),
+    ("insert", (-1, 1e300, 0.0, 1.0, 1.0), "too far from the origin"),
+    ("insert", (0, 0.0, 0.0, 1.0, NAN), "size.y"),
+    ("update", (0, NAN, 0.0, 1.0, 1.0), "bounds.position.x"),
+    ("update", (0, 0.0, 0.0, 1.0, -2.0), "bounds.size.y"),
+    ("update", (99, 0.0, 0.0, 1.0, 1.0), "no object with id 99"),
+    ("insert_circle", (-1, 0.0, 0.0, -1.0), "radius must be a finite number >= 0"),
+    ("insert_circle", (1, INF, 0.0, 1.0), "center.x"),
+    ("set_filter", (0, -1, 1), "layer must be an int from 0 to 2**32 - 1, got -1"),
+    ("set_filter", (0, 1, 1 << 32), "mask must be an int from 0 to 2**32 - 1, got 4294967296"),
+    ("query_nearby", (NAN, 0.0, 1.0, 1.0, ALL_LAYERS), "pos.x"),
+    ("query_nearby", (0.0, 0.0, 1.0, -1.0, ALL_LAYERS), "size.y"),
+    ("query_range", (0.0, 0.0, -1.0, 1.0, False, ALL_LAYERS), "rect.size.x"),
+    ("query_range", (0.0, 0.0, 1.0, 1.0, False, -1), "mask"),
+    ("query_radius", (0.0, 0.0, NAN, ALL_LAYERS), "radius"),
+    ("query_point", (0.0, INF, ALL_LAYERS), "point.y"),
+    ("query_nearest", (0.0, 0.0, -1, INF, ALL_LAYERS), "k must be an int >= 0"),
+    ("query_nearest", (0.0, 0.0, 1, NAN, ALL_LAYERS), "max_distance"),
+    ("query_along_path", (0.0, 0.0, NAN, 0.0, 1.0, 1.0, ALL_LAYERS), "end.x"),
+    ("raycast", (INF, 0.0, 1.0, 1.0, ALL_LAYERS), "start.x"),
+    ("raycast_all", (0.0, 0.0, 1.0, 1.0, 1 << 33), "mask"),
+    ("is_colliding", (0, 99), "99"),
+    ("insert_batch", (np.array([[NAN, 1.0]], np.float32), np.ones((1, 2), np.float32), 1, 1),
+     "positions[0].x must be a finite number, got nan"),
+    ("insert_batch", (np.ones((2, 2), np.float32), np.ones((1, 2), np.float32), 1, 1),
+     "2 positions but 1 sizes"),
+    ("insert_batch", (np.ones((1, 2), np.float32), np.ones((1, 2), np.float32), -1, 1), "layers"),
+    ("update_batch", (np.array([2, 99]), np.ones((2, 2), np.float32), np.ones((2, 2), np.float32)),
+     "ids[1]: no object with id 99"),
+    ("update_batch", (np.array([2]), np.ones((1, 2), np.float32), -np.ones((1, 2), np.float32)),
+     "sizes[0].x"),
+    ("remove_batch", (np.array([2, 2]),), "ids[1] repeats id 2"),
+    ("remove_batch", (np.array([2, -5]),), "no object with id -5"),
+    ("set_filter_batch", (np.array([2, 3]), np.array([1, -1]), 1), "layers[1]"),
+    ("set_index", (-5.0, 4, False), "cell_size must be a positive finite number, got -5.0"),
+    ("set_index", (NAN, 4, False), "cell_size"),
+    ("set_index", (64.0, 0, False), "large_object_threshold must be an int from 1 to 64, got 0"),
+    ("set_index", (64.0, 65, False), "large_object_threshold"),
+    ("set_index", (1e-9, 4, False), "too far from the origin"),
+]
+
+
+@pytest.mark.parametrize("method, args, message", BAD_CALLS,
+                         ids=[f"{m}-{k}" for k, (m, _, _) in enumerate(BAD_CALLS)])
+def test_a_refused_call_says_why_naming_the_argument_and_changes_nothing(method, args, message):
+    face = _engine_with_objects()
+    face.call("insert", -1, 1e6, 1e6, 1.0, 1.0)      # a far object: cells of 1e-9 cannot hold it
+    before = _state(face.engine)
+    copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    result = face.call(method, *args)
+    assert isinstance(result, str) and not result.startswith(IDS_MARK), result
+    assert message in result
+    assert _state(face.engine) == before
+    for arg, copy in zip(args, copies):       # nothing the caller passed is modified
+        if isinstance(arg, np.ndarray):
+            np.testing.assert_array_equal(arg, copy)
+
+
+def test_nothing_raises_out_of_the_engine():
+    engine = NodeEngine()
+    assert "no method" not in engine.call(len(PROTOCOL), ())     # an unknown number is refused
+    for bad in (len(PROTOCOL), -len(PROTOCOL) - 1, "query_range", None):
+        assert isinstance(engine.call(bad, ()), str)
+    for number in range(len(PROTOCOL)):
+        for args in ((), (None,) * 9, ("x",) * 3):
+            engine.call(number, args)        # refused or done: never raises
+
+
+def test_the_protocol_is_every_public_method_numbered_once():
+    engine = NodeEngine()
+    numbers = engine.call(0, ())
+    assert numbers == {name: k for k, name in enumerate(PROTOCOL)} and len(set(PROTOCOL)) == len(PROTOCOL)
+    public = {name for name in dir(NodeEngine) if not name.startswith("_") and name != "call"
+              and callable(getattr(NodeEngine, name))}
+    assert public == set(PROTOCOL)
+
+
+def test_query_results_travel_as_text_and_large_ids_as_an_array():
+    assert ids_text([]) == IDS_MARK and ids_text([0, 1, 5]) == "\x01\x02\x03\x07"
+    assert decode_ids(ids_text(list(range(0, 0xD7FE, 7)))) == list(range(0, 0xD7FE, 7))
+    assert ids_text([0xD7FE]) is None and ids_text([-1]) is None
+    assert query_result([3, 0xD7FE]).tolist() == [3, 0xD7FE]
+    assert query_result([3, 0xD7FE]).dtype == np.int32
+    long = list(range(200))             # past the stack buffer
+    assert decode_ids(ids_text(long)) == long
+
+
+def test_far_ids_come_back_as_an_array_through_a_face():
+    face = FaceModel(NodeEngine())
+    ids = face.insert_batch(np.zeros((0xD800, 2)), np.ones((0xD800, 2)))
+    assert ids[-1] == 0xD7FF
+    found = face.query("query_point", 0.5, 0.5, ALL_LAYERS)
+    assert sorted(found) == ids.tolist()
+
+
+@pytest.mark.parametrize("grid", [UniformGrid(0.001), UniformGrid(64.0, (1e6, -3e5)), UniformGrid(1e5, (0, 0), 1),
+                                  HierarchicalGrid(), HierarchicalGrid(4.0)])
+def test_rows_within_the_safe_bound_are_never_refused(grid):
+    """The faces hold calls whose numbers are within safe_bound and apply them
+    later in one batch, which must then be accepted whatever they are."""
+    bound = grid.safe_magnitude
+    rng = np.random.default_rng(5)
+    edges = np.array([-bound, bound, 0.0, -0.0, bound * (1 - 1e-16)])
+    rows = np.concatenate([rng.uniform(-bound, bound, (200, 4)), rng.choice(edges, (200, 4))])
+    rows[:, 2:] = np.abs(rows[:, 2:])
+    ids = grid.insert_rects(rows)
+    grid.insert_circles(rows[:, :2], rows[:, 2])
+    grid.update_rects(ids, rows[::-1].copy())
+    grid.validate()
+
+
+def test_held_ids_follow_the_index_rule_through_every_kind_of_call():
+    """The faces hand out ids before the index does: the most recently freed
+    first, then the next never used, batch rows in order, removals freed in
+    the order given; apply refuses a mismatch instead of mislabelling objects."""
+    face = FaceModel(NodeEngine())
+    for k in range(6):
+        face.insert(k, float(k), 0.0, 1.0, 1.0)
+    for k in (4, 1, 3):
+        face.remove(k)
+    face.insert_batch([(9.0, 9.0)] * 2, [(1.0, 1.0)] * 2)      # takes 3, then 1
+    face.insert("late", 0.0, 0.0, 1.0, 1.0)                      # takes 4
+    face.insert_circle("round", 0.0, 0.0, 1.0)                   # takes 6, new
+    face.flush()
+    assert face.objects["late"] == 4 and face.objects["round"] == 6
+    grid = face.engine.grid
+    assert sorted(grid.ids()) == [0, 1, 2, 3, 4, 5, 6]
+    wrong = face.call("apply", np.array([9], np.int32), np.zeros((2, 2), np.float32), np.zeros(0),
+                      np.zeros(0, np.int32), np.zeros((0, 2), np.float32), np.zeros(0),
+                      np.zeros(0, np.int32))
+    assert "the index gave the ids [7], the face expected [9]" in wrong
+
+
+def test_a_held_circle_keeps_its_radius_in_doubles():
+    face = FaceModel(NodeEngine())
+    face.insert_circle("c", 0.0, 0.0, 0.7)
+    assert face.query("query_radius", 1.0, 0.0, 0.3, ALL_LAYERS) == ["c"]    # 0.7 + 0.3 == 1.0
+    face.insert_circle("c", 0.0, 0.0, 0.7)                                   # a held move too
+    assert face.engine.grid.circle_of(0) is not None
+    assert face.query("query_radius", 1.0, 0.0, 0.3, ALL_LAYERS) == ["c"]
+
+
+def test_the_last_held_move_of_an_object_wins():
+    face = FaceModel(NodeEngine())
+    face.insert("a", 0.0, 0.0, 1.0, 1.0)
+    face.flush()
+    face.update("a", 100.0, 0.0, 1.0, 1.0)
+    face.insert_circle("a", 200.0, 0.0, 1.0)
+    face.update("a", 300.0, 0.0, 2.0, 2.0)
+    assert face.query("query_point", 301.0, 1.0, ALL_LAYERS) == ["a"]
+    assert face.query("query_range", 0.0, 0.0, 250.0, 10.0, True, ALL_LAYERS) == []
+
+
+def test_stats_monitors_and_timings():
+    face = _engine_with_objects()
+    face.query("query_range", 0.0, 0.0, 5.0, 5.0, False, ALL_LAYERS)
+    face.pairs()
+    stats = face.call("stats")
+    assert stats["objects"] == 4 and stats["index"] == "uniform"
+    assert set(MONITORS.values()) <= set(stats) and face.call("monitors") == MONITORS
+    assert stats["last_query_ms"] > 0 and stats["last_pairs_ms"] > 0 and stats["last_update_ms"] > 0
+    face.set_index(64.0, 4, True)
+    assert face.call("stats")["index"] == "hierarchical"
+
+
+def test_debug_geometry_is_the_index_own():
+    face = _engine_with_objects()
+    shapes = face.call("debug_geometry", 0.0, 0.0, 128.0, 64.0, True)
+    grid = face.engine.grid
+    assert len(shapes["grid"]) == 4 * (3 + 2)       # x = 0, 64, 128 and y = 0, 64
+    assert len(shapes["candidates"]) == 4 * len(grid.candidate_ids())
+    boxes = sorted(zip(*[iter(shapes["free"] + shapes["colliding"])] * 4))
+    assert boxes == sorted(grid.bounds(i) for i in grid.ids())
+    assert len(shapes["colliding"]) == 4 * len(set(grid.pair_ids().ravel().tolist()))
+    face.set_index(64.0, 4, True)
+    assert face.call("debug_geometry", 0.0, 0.0, 128.0, 64.0, False)["grid"] == []
+
+
+def test_removals_while_signalling_end_their_pairs_at_once():
+    face = FaceModel(NodeEngine())
+    for obj in "abc":
+        face.insert(obj, 0.0, 0.0, 2.0, 2.0)
+    started, ended = face.events()
+    assert {frozenset(p) for p in started} == {frozenset("ab"), frozenset("ac"), frozenset("bc")}
+    face.remove("b")
+    assert {frozenset(p) for p in face.ended_at_once} == {frozenset("ab"), frozenset("bc")}
+    assert face.events() == ([], [])        # not reported again
+
+
+def test_a_game_imports_nothing_of_the_benchmark():
+    code = ("import sys, spatial_hash.node.engine; "
+            "print(sorted(m for m in sys.modules if m.startswith(('spatial_hash.bench', 'scipy'))))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+    addon = pathlib.Path(spatial_hash.__file__).parent
+    for folder in ("bench", "tools"):
+        assert (addon / folder / ".gdignore").exists()     # Godot's editor never scans them
