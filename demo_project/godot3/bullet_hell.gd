@@ -6,7 +6,8 @@ extends Node2D
 # prints both once per window. Every other frame makes the same two calls on the
 # node's private Python engine instead (which no game needs to do), so the
 # printed line also gives the facade's own cost: the GDScript node's time beyond
-# its engine's. `--frames=N` after the scene quits after N frames.
+# its engine's, and the process's resident memory (Linux). `--frames=N` after
+# the scene quits after N frames.
 
 const WORLD = Vector2(1920, 1080)
 const BULLETS = 10000
@@ -100,11 +101,25 @@ func _measure(broad_ms, core_time, through_engine):
 	var engine_median = _median(engine_ms)
 	var core_median = _median(core_ms)
 	summary = "%.2f ms median, core %.2f ms (%.1fx)" % [node_median, core_median, node_median / core_median]
-	print("bullet hell, medians of %d frames: node calls %.3f ms, core %.3f ms (%.2fx); the same calls on its engine %.3f ms (facade %.3f ms)" % [
-		node_ms.size(), node_median, core_median, node_median / core_median, engine_median, node_median - engine_median])
+	print("bullet hell, medians of %d frames: node calls %.3f ms, core %.3f ms (%.2fx); the same calls on its engine %.3f ms (facade %.3f ms); frame %d, rss %s" % [
+		node_ms.size(), node_median, core_median, node_median / core_median, engine_median, node_median - engine_median,
+		frame, _resident()])
 	node_ms.clear()
 	engine_ms.clear()
 	core_ms.clear()
+
+
+# The process's resident memory ("VmRSS: ... kB"), where /proc tells it.
+func _resident():
+	var status = File.new()
+	if status.open("/proc/self/status", File.READ) != OK:
+		return "?"
+	var text = status.get_as_text()
+	status.close()
+	for line in text.split("\n"):
+		if line.begins_with("VmRSS:"):
+			return line.substr(6, line.length()).strip_edges()
+	return "?"
 
 
 func _median(values):
