@@ -341,6 +341,7 @@ def test_stats_monitors_and_timings():
     face.pairs()
     stats = face.call("stats")
     assert stats["objects"] == 4 and stats["index"] == "uniform"
+    assert stats["levels"] == {"cell_size": [64.0], "grid": [16], "objects": [4], "occupied_cells": [1]}
     assert set(MONITORS.values()) <= set(stats) and face.call("monitors") == MONITORS
     assert stats["last_query_ms"] > 0 and stats["last_pairs_ms"] > 0 and stats["last_update_ms"] > 0
     face.set_index(64.0, 4, True)

@@ -157,7 +157,7 @@ func _same(found, expected):
 func _name(obj):
 	if typeof(obj) == TYPE_INT:
 		return str(obj)
-	return obj.name if is_instance_valid(obj) else "<freed>"
+	return str(obj.name) if is_instance_valid(obj) else "<freed>"
 
 
 func _check(ok, what):

@@ -410,7 +410,9 @@ func clear() -> void:
 ## The index's numbers: [code]objects[/code], [code]active_cells[/code],
 ## [code]avg_objects_per_cell[/code], [code]large_objects[/code],
 ## [code]broad_phase_pairs[/code] and [code]narrow_phase_checks[/code] (of the
-## last pair pass), [code]hits[/code], [code]levels[/code], [code]index[/code]
+## last pair pass), [code]hits[/code], [code]levels[/code] (arrays of each level's
+## [code]cell_size[/code], [code]grid[/code], [code]objects[/code] and
+## [code]occupied_cells[/code], finest first), [code]index[/code]
 ## ("uniform" or "hierarchical"), and the times in ms of the last query, move
 ## and pair pass ([code]last_query_ms[/code], [code]last_update_ms[/code],
 ## [code]last_pairs_ms[/code]).

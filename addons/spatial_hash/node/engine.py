@@ -342,9 +342,14 @@ class NodeEngine:
         return True
 
     def stats(self):
-        """The index's stats() (the same keys for both kinds), which kind it is,
-        and the timings (ms) of the last query, move and pair pass."""
-        return dict(self.grid.stats(),
+        """The index's stats() (the same keys for both kinds), its levels as
+        {key: [one value per level, finest first]} (py4godot's release builds
+        corrupt an Array of Dictionaries), which kind it is, and the timings
+        (ms) of the last query, move and pair pass."""
+        stats = self.grid.stats()
+        levels = stats["levels"]
+        stats["levels"] = {key: [level[key] for level in levels] for key in levels[0]}
+        return dict(stats,
                     index="hierarchical" if isinstance(self.grid, HierarchicalGrid) else "uniform",
                     last_query_ms=self.last_query_ms, last_update_ms=self.last_update_ms,
                     last_pairs_ms=self.last_pairs_ms)

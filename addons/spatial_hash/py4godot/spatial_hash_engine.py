@@ -6,23 +6,28 @@ only. This script converts them and the results; spatial_hash.node.engine
 does the rest. What this plugin does differently:
 - A script's class is named like its file.
 - A Python list, dict or tuple returned to GDScript crashes the engine: results
-  are packed arrays and the plugin's own Dictionary.
+  are packed arrays and the plugin's own Dictionary. (In release export
+  templates, an Array of Dictionaries reached GDScript empty and a Dictionary
+  holding one aborted the game: no result has one.)
 - A packed array built in Python is only whole in GDScript as a copy made by
   the engine (`slice()`); one made with `from_memory_view` holds the wrong values.
 - Packed arguments are read through their memory, which is the argument's own
-  copy, freed after the call: numpy copies it at once. PackedVector2Array has
-  no memory view of its own: its bytes (`to_byte_array()`) do. The memory view
-  of an empty packed array crashes the engine: empty ones are not read.
+  copy, freed with its Python object: the numpy array keeps that object (a
+  buffer exporter, Python 3.12+; a copy before). PackedVector2Array has no
+  memory view of its own: its bytes (`to_byte_array()`) do. The memory view of
+  an empty packed array crashes the engine: empty ones are not read.
 """
 try:
     from py4godot.classes import gdclass
-    from py4godot.classes.core import (Array, Dictionary, PackedFloat64Array, PackedInt32Array,
+    from py4godot.classes.core import (Dictionary, PackedFloat64Array, PackedInt32Array,
                                        PackedInt64Array, PackedVector2Array)
     from py4godot.classes.RefCounted import RefCounted
 except ImportError:     # not py4godot: another plugin's editor scanning res://, or CPython
     gdclass = None
 
 if gdclass is not None:
+    import sys
+
     import numpy as np
 
     from spatial_hash.node.engine import SCALARS, NodeEngine
@@ -31,16 +36,32 @@ if gdclass is not None:
     DTYPES = {PackedInt32Array: np.int32, PackedInt64Array: np.int64,
               PackedFloat64Array: np.float64}
 
+    class Owned:
+        """A memory view of memory that `owner` holds and frees when it goes:
+        numpy keeps this, and so the owner, for as long as its array."""
+
+        def __init__(self, owner, view):
+            self.owner, self.view = owner, view
+
+        def __buffer__(self, flags):
+            return self.view
+
+    def owned(owner, dtype):
+        """`owner`'s memory as numpy, without a copy where Python (3.12+) reads
+        the buffers of Python objects."""
+        if sys.version_info >= (3, 12):
+            return np.frombuffer(Owned(owner, owner.get_memory_view()), dtype=dtype)
+        return np.frombuffer(owner.get_memory_view(), dtype=dtype).copy()
+
     def read(packed):
         if isinstance(packed, PackedVector2Array):
             if not packed.size():
                 return np.empty((0, 2), dtype=np.float32)
-            data = packed.to_byte_array()       # owns the memory until it is copied
-            return np.frombuffer(data.get_memory_view(), dtype=np.float32).reshape(-1, 2).copy()
+            return owned(packed.to_byte_array(), np.float32).reshape(-1, 2)
         dtype = DTYPES[type(packed)]
         if not packed.size():
             return np.empty(0, dtype=dtype)
-        return np.frombuffer(packed.get_memory_view(), dtype=dtype).copy()
+        return owned(packed, dtype)
 
     class Packed:
         """Arrays for GDScript, written into one packed array of `kind` kept for
@@ -78,11 +99,6 @@ if gdclass is not None:
             item); dicts as the plugin's Dictionary."""
             if type(value) in SCALARS:
                 return value
-            if isinstance(value, list) and value and isinstance(value[0], dict):
-                array = Array.new0()        # stats' levels
-                for item in value:
-                    array.append(self._to_godot(item))
-                return array
             if isinstance(value, (np.ndarray, list)):
                 values = np.asarray(value)
                 return self._floats(values) if values.dtype.kind == "f" else self._ints(values)
