@@ -197,3 +197,81 @@ def test_numpy_of_the_building_pythons_own_does_not_count_for_the_plugin(tmp_pat
     (site / "numpy").mkdir()
     (site / "numpy" / "__init__.py").write_text("")
     subprocess.run(install_godot.importer(plugin, "import numpy"), check=True)
+
+
+def load_tool(name):
+    spec = importlib.util.spec_from_file_location(name, TOOL.parent / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+complete_export = load_tool("complete_export")
+
+
+def files_under(folder):
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+
+
+def test_py4godot_projects_get_its_export_plugin_enabled_once(tmp_path):
+    project, _ = py4godot_project(tmp_path)
+    (project / "project.godot").write_text('config_version=5\n\n[editor_plugins]\n\n'
+                                           'enabled=PackedStringArray("res://addons/x/plugin.cfg")\n')
+    for _ in range(2):
+        install_godot.install(str(project), run=PluginPython(version="3.14"), log=lambda m: None)
+    text = (project / "project.godot").read_text()
+    assert 'enabled=PackedStringArray("res://addons/x/plugin.cfg", ' \
+           '"res://addons/py4godot/plugin.cfg")' in text and text.count("py4godot") == 1
+    bare = install_godot.with_editor_plugin("config_version=5", "res://p.cfg")
+    assert bare.endswith('\n[editor_plugins]\n\nenabled=PackedStringArray("res://p.cfg")\n')
+
+
+def test_an_extension_export_gets_site_packages_back_whole(tmp_path):
+    project = godot4_project(tmp_path)
+    site = project / "bin" / "linux-x86_64" / "python3.14" / "site-packages"
+    (site / "numpy" / "_core").mkdir(parents=True)
+    (site / "numpy" / "_core" / "_multiarray_umath.cpython-314.so").write_text("")
+    (site / "spatial_hash").mkdir()
+    (site / "spatial_hash" / "_core.cpython-314.so").write_text("")
+    out = tmp_path / "out"
+    (out / "lib" / "linux-x86_64" / "python3.14" / "lib-dynload").mkdir(parents=True)
+    for flat in ("_multiarray_umath.cpython-314.so", "_core.cpython-314.so",
+                 "libgodot-python.linux.x86_64.so", "game.x86_64"):
+        (out / flat).write_text("")
+    plugin = complete_export.complete(str(project), str(out), log=lambda m: None)
+    assert plugin.name == "godot-python-extension"
+    assert files_under(out) == ["game.x86_64",
+                                "lib/linux-x86_64/python3.14/site-packages/numpy/_core/"
+                                "_multiarray_umath.cpython-314.so",
+                                "lib/linux-x86_64/python3.14/site-packages/spatial_hash/"
+                                "_core.cpython-314.so",
+                                "libgodot-python.linux.x86_64.so"]
+
+
+def test_a_py4godot_export_gets_the_addons_python_files(tmp_path):
+    project, home = py4godot_project(tmp_path)
+    install_godot.copy_addon(str(project), install_godot.find_plugin(str(project)))
+    (project / "main.py").write_text("")              # the plugin's own export copies these
+    out = tmp_path / "out"
+    with pytest.raises(complete_export.Refused, match="Export Py4Godot"):
+        complete_export.complete(str(project), str(out.mkdir() or out), log=lambda m: None)
+    (out / "addons" / "py4godot").mkdir(parents=True)
+    complete_export.complete(str(project), str(out), log=lambda m: None)
+    assert files_under(out) == ["addons/spatial_hash/py4godot/spatial_hash_engine.py"]
+
+
+def test_a_pythonscript_pck_gets_its_python_and_the_projects_python_files(tmp_path):
+    project = godot3_project(tmp_path)
+    (project / "addons" / "pythonscript" / "x11-64" / "lib").mkdir()
+    (project / "addons" / "pythonscript" / "x11-64" / "lib" / "libpython3.8.so.1.0").write_text("")
+    install_godot.copy_addon(str(project), install_godot.find_plugin(str(project)))
+    (project / "tools").mkdir()
+    (project / "tools" / "helper.py").write_text("")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "game.pck").write_text("")
+    complete_export.complete(str(project), str(out), log=lambda m: None)
+    assert files_under(out) == ["addons/pythonscript/x11-64/bin/python3",
+                                "addons/pythonscript/x11-64/lib/libpython3.8.so.1.0",
+                                "addons/spatial_hash/godot3/spatial_hash_engine.py", "game.pck",
+                                "tools/helper.py"]

@@ -7,8 +7,9 @@ It finds the plugin (pythonscript for Godot 3, py4godot or
 godot-python-extension for Godot 4), makes sure the plugin's Python has pip,
 builds the compiled core for that Python and installs the package and numpy where that plugin imports from,
 copies the node (the GDScript face of its Godot version, the icon, and the
-plugin's Python engine script) into `res://addons/spatial_hash/`, writes what each plugin needs into
-the project, and finishes by importing the core with the plugin's Python.
+plugin's Python engine script) into `res://addons/spatial_hash/`, writes what
+each plugin needs into the project (pythonscript's GDNative singleton; py4godot's
+export plugin, enabled), and finishes by importing the core with the plugin's Python.
 Running it again (after an update) replaces what it installed; the node's code
 lives only in the plugin's site-packages, never also under res://.
 
@@ -18,6 +19,7 @@ import argparse
 import configparser
 import glob
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -27,6 +29,8 @@ TOOLS = os.path.dirname(os.path.abspath(__file__))
 CHECKOUT = os.path.dirname(os.path.dirname(os.path.dirname(TOOLS)))
 ADDON = os.path.join(CHECKOUT, "addons", "spatial_hash")
 SINGLETON = '[gdnative]\n\nsingletons=[ "res://pythonscript.gdnlib" ]\n'
+# py4godot's editor plugin, which puts its Python beside an exported game.
+PY4GODOT_EXPORT = "res://addons/py4godot/plugin.cfg"
 OLDEST = (3, 8)
 # What a checkout holds besides the package's sources: builds, caches, environments.
 NOT_SOURCE = ("build", "dist", "*.egg-info", "__pycache__", "*.so", "*.pyd", ".git", ".ci",
@@ -175,6 +179,25 @@ def configure_project(project, plugin):
     else:
         # The editor would try to import every .py file of the packages there.
         open(os.path.join(plugin.site_packages, ".gdignore"), "w").close()
+    if plugin.name == "py4godot":       # its editor plugin is what exports its Python
+        path = os.path.join(project, "project.godot")
+        with open(path) as f:
+            text = f.read()
+        with open(path, "w") as f:
+            f.write(with_editor_plugin(text, PY4GODOT_EXPORT))
+
+
+def with_editor_plugin(text, plugin_cfg):
+    """project.godot's text with the editor plugin `plugin_cfg` enabled."""
+    if plugin_cfg in text:
+        return text
+    listed = re.search(r'^enabled=PackedStringArray\((.*)\)$', text, re.M)
+    if listed and "[editor_plugins]" in text:
+        items = [item for item in (listed.group(1).strip(),) if item] + [f'"{plugin_cfg}"']
+        return text[:listed.start()] + f"enabled=PackedStringArray({', '.join(items)})" + \
+            text[listed.end():]
+    return text + ("\n" if not text.endswith("\n") else "") + \
+        f'\n[editor_plugins]\n\nenabled=PackedStringArray("{plugin_cfg}")\n'
 
 
 def has_singleton(text):
