@@ -13,15 +13,13 @@ cdef inline int32_t settle_row(Grid grid, int32_t i, const Rows* batch, Py_ssize
     return grid._settle(i, &b)
 
 
-cdef int move_rows(Grid grid, const int64_t[::1] ids, const double[:, ::1] rows,
-                   const double[::1] radii) noexcept nogil:
+cdef int move_rows(Grid grid, const int64_t[::1] ids, const Rows* batch) noexcept nogil:
     """Two halves, timed apart: every object _settle takes in takes its new
     body and notes its new home (on `threads` threads: each row writes only its
     own object, ids being distinct; the moves); then, in row order, objects
     whose home changed are relinked and the rest move one by one (the
     relinks). The result is the same for any thread count."""
     cdef Py_ssize_t k, n = ids.shape[0], growths = grid.growths
-    cdef Rows batch = rows_of(rows, radii)
     cdef int32_t i, cell
     cdef Level* L
     cdef Shape b
@@ -30,10 +28,10 @@ cdef int move_rows(Grid grid, const int64_t[::1] ids, const double[:, ::1] rows,
         return -1
     if grid._serial(n):
         for k in range(n):
-            grid.row_state[k] = settle_row(grid, <int32_t>ids[k], &batch, k)
+            grid.row_state[k] = settle_row(grid, <int32_t>ids[k], batch, k)
     else:
         for k in prange(n, num_threads=grid.threads, schedule="dynamic", chunksize=PARALLEL_CHUNK):
-            grid.row_state[k] = settle_row(grid, <int32_t>ids[k], &batch, k)
+            grid.row_state[k] = settle_row(grid, <int32_t>ids[k], batch, k)
     settled = now_ms()
     for k in range(n):
         if k + MOVE_LOOKAHEAD < n and grid.row_state[k + MOVE_LOOKAHEAD] >= 0:
@@ -48,7 +46,7 @@ cdef int move_rows(Grid grid, const int64_t[::1] ids, const double[:, ::1] rows,
                 cell = grid._home(L, i)
             grid._move_cell(L, i, cell)
         else:
-            shape_of_row(&batch, k, &b)
+            shape_of_row(batch, k, &b)
             if grid._move(i, &b) < 0:
                 return -1
     grid._phase_times(started, settled)

@@ -336,9 +336,8 @@ cdef class HierarchicalGrid(_CellLists):
             return self._cell_index(L, &box)
         return -1
 
-    cdef int _move_rows(self, const int64_t[::1] ids, const double[:, ::1] rows,
-                        const double[::1] radii) noexcept nogil:
-        return move_rows(self, ids, rows, radii)
+    cdef int _move_rows(self, const int64_t[::1] ids, const Rows* batch) noexcept nogil:
+        return move_rows(self, ids, batch)
 
     cdef Level* _level_of(self, int32_t i) noexcept nogil:
         return &self.levels[self.level_of[i]]

@@ -135,6 +135,17 @@ cdef bint rows_within(const double* values, Py_ssize_t rows, Py_ssize_t width,
     return ok
 
 
+cdef bint boxes_within(const float* corners, const float* sizes, Py_ssize_t n,
+                       double bound) noexcept nogil:
+    """rows_within for boxes as 32-bit corners and sizes."""
+    cdef Py_ssize_t k
+    cdef int ok = 1
+    for k in range(0, 2 * n, 2):
+        ok &= (fabs(corners[k]) <= bound) & (fabs(corners[k + 1]) <= bound) \
+            & (sizes[k] >= 0.0) & (sizes[k] <= bound) & (sizes[k + 1] >= 0.0) & (sizes[k + 1] <= bound)
+    return ok
+
+
 cdef inline int shape_from_rect(double x, double y, double w, double h, Shape* s) noexcept nogil:
     cdef Box box
     cdef int code = box_from_rect(x, y, w, h, &box)
@@ -154,10 +165,13 @@ cdef inline int shape_from_circle(double x, double y, double r, Shape* s) noexce
 
 ctypedef struct Rows:
     # A batch's rows as plain pointers (cheap to hand to a loop on many threads):
-    # rect rows (x, y, w, h), or circle centers (x, y) with one radius each.
+    # rect rows (x, y, w, h), or circle centers (x, y) with one radius each, or
+    # boxes as 32-bit (x, y) corners and (w, h) sizes (Godot's Vector2 arrays).
     const double* values
     Py_ssize_t width
     const double* radii     # NULL for rects
+    const float* corners    # NULL unless boxes come as 32-bit corners and sizes
+    const float* sizes
 
 
 cdef inline Rows rows_of(const double[:, ::1] rows, const double[::1] radii) noexcept nogil:
@@ -165,13 +179,26 @@ cdef inline Rows rows_of(const double[:, ::1] rows, const double[::1] radii) noe
     batch.values = &rows[0, 0] if rows.shape[0] else NULL
     batch.width = rows.shape[1]
     batch.radii = &radii[0] if radii.shape[0] else NULL
+    batch.corners = batch.sizes = NULL
+    return batch
+
+
+cdef inline Rows boxes_of(const float[:, ::1] corners, const float[:, ::1] sizes) noexcept nogil:
+    cdef Rows batch
+    batch.values = batch.radii = NULL
+    batch.width = 4
+    batch.corners = &corners[0, 0] if corners.shape[0] else NULL
+    batch.sizes = &sizes[0, 0] if sizes.shape[0] else NULL
     return batch
 
 
 cdef inline void shape_of_row(const Rows* batch, Py_ssize_t k, Shape* s) noexcept nogil:
     """The shape of row k of a batch its validation accepted."""
     cdef const double* row = batch.values + k * batch.width
-    if batch.radii != NULL:
+    if batch.corners != NULL:
+        rect_shape(batch.corners[2 * k], batch.corners[2 * k + 1], batch.sizes[2 * k],
+                   batch.sizes[2 * k + 1], s)
+    elif batch.radii != NULL:
         circle_shape(row[0], row[1], batch.radii[k], s)
     else:
         rect_shape(row[0], row[1], row[2], row[3], s)
@@ -1582,16 +1609,14 @@ cdef class SpatialIndex:
                 return k
         return ids.shape[0]
 
-    cdef int _move_rows(self, const int64_t[::1] ids, const double[:, ::1] rows,
-                        const double[::1] radii) noexcept nogil:
-        """Give live objects ids[k] the bodies of rows[k] (radii[k] for circles),
-        each move all or nothing; -1 if out of memory. Subclasses that re-place
-        objects in two halves time them with _phase_times."""
+    cdef int _move_rows(self, const int64_t[::1] ids, const Rows* batch) noexcept nogil:
+        """Give live objects ids[k] the bodies of the batch's rows, each move all
+        or nothing; -1 if out of memory. Subclasses that re-place objects in two
+        halves time them with _phase_times."""
         cdef Py_ssize_t k
-        cdef Rows batch = rows_of(rows, radii)
         cdef Shape b
         for k in range(ids.shape[0]):
-            shape_of_row(&batch, k, &b)
+            shape_of_row(batch, k, &b)
             if self._move(<int32_t>ids[k], &b) < 0:
                 return -1
         return 0
@@ -1612,14 +1637,14 @@ cdef class SpatialIndex:
         self._commit_new(idv, placed, handles, layer_v, mask_v)
         return ids
 
-    cdef int _update_rows(self, ids, const double[:, ::1] rows, const double[::1] radii) except -1:
+    cdef int _update_rows(self, ids, Py_ssize_t n, const Rows* batch) except -1:
         cdef const int64_t[::1] idv = as_ids(ids)
         cdef int failed
-        if rows.shape[0] != idv.shape[0]:
-            raise ValueError(f"{idv.shape[0]} ids but {rows.shape[0]} rows")
+        if n != idv.shape[0]:
+            raise ValueError(f"{idv.shape[0]} ids but {n} rows")
         self._check_ids(idv)
         with nogil:
-            failed = self._move_rows(idv, rows, radii)
+            failed = self._move_rows(idv, batch)
         if failed:
             raise MemoryError()
         return 0
@@ -1666,10 +1691,28 @@ cdef class SpatialIndex:
         shape, a bad number (naming rects[k]) or a box out of range; MemoryError;
         or RuntimeError if another thread's call holds the index."""
         cdef const double[:, ::1] rows = as_rows(rects, 4, "rects")
+        cdef Rows batch = rows_of(rows, NO_RADII)
         self._claim()
         try:
             self._validate_rects(rows)
-            self._update_rows(ids, rows, NO_RADII)
+            self._update_rows(ids, rows.shape[0], &batch)
+        finally:
+            self.busy = False
+
+    def update_boxes(self, ids, const float[:, ::1] corners, const float[:, ::1] sizes):
+        """update_rects from boxes as two (n, 2) C-contiguous float32 arrays, the
+        (x, y) top-left corners and the (width, height) sizes (Godot's packed
+        Vector2 arrays, read where they are: no rows are made). Raises as
+        update_rects does, naming the row as rects[k]."""
+        cdef Rows batch = boxes_of(corners, sizes)
+        if corners.shape[1] != 2 or sizes.shape[1] != 2 or sizes.shape[0] != corners.shape[0]:
+            raise ValueError(f"corners and sizes must be (n, 2) arrays of one n, got "
+                             f"{corners.shape[0]}x{corners.shape[1]} and {sizes.shape[0]}x{sizes.shape[1]}")
+        self._claim()
+        try:
+            if not boxes_within(batch.corners, batch.sizes, corners.shape[0], self._safe_magnitude()):
+                self._validate_rects(np.concatenate([corners, sizes], axis=1).astype(np.float64))
+            self._update_rows(ids, corners.shape[0], &batch)
         finally:
             self.busy = False
 
@@ -1679,10 +1722,11 @@ cdef class SpatialIndex:
         units. Raises as update_rects does (naming circles[k])."""
         cdef const double[:, ::1] xy = as_rows(centers, 2, "centers")
         cdef const double[::1] rad = as_radii(radii, xy.shape[0])
+        cdef Rows batch = rows_of(xy, rad)
         self._claim()
         try:
             self._validate_circles(xy, rad)
-            self._update_rows(ids, xy, rad)
+            self._update_rows(ids, xy.shape[0], &batch)
         finally:
             self.busy = False
 

@@ -294,9 +294,8 @@ cdef class UniformGrid(_CellLists):
     cdef void _detach(self, int32_t i) noexcept nogil:
         self._unlink(i)
 
-    cdef int _move_rows(self, const int64_t[::1] ids, const double[:, ::1] rows,
-                        const double[::1] radii) noexcept nogil:
-        return move_rows(self, ids, rows, radii)
+    cdef int _move_rows(self, const int64_t[::1] ids, const Rows* batch) noexcept nogil:
+        return move_rows(self, ids, batch)
 
     cdef Level* _level_of(self, int32_t i) noexcept nogil:
         return &self.table

@@ -528,3 +528,42 @@ def test_threads_are_timed_against_one_thread_with_frames_in_turn(monkeypatch):
             return super().frame(scene)[:-1]
     monkeypatch.setattr(threads, "PAIRED", (peers.HierarchicalBatchAPI, Wrong))
     assert [r["pairs_agree"] for r in threads.thread_costs({"uniform": [400]}, 2, "idle", 0.0)] == [False]
+
+
+@pytest.mark.parametrize("make", [lambda: UniformGrid(8.0), lambda: HierarchicalGrid()])
+def test_update_boxes_moves_like_update_rects_from_32_bit_corners_and_sizes(make):
+    rng = np.random.default_rng(9)
+    corners = rng.uniform(-500, 500, (300, 2)).astype(np.float32)
+    sizes = rng.choice([0.0, 1.0, 7.5, 40.0, 900.0], (300, 2)).astype(np.float32)
+    a, b = make(), make()
+    ids = a.insert_rects(np.zeros((300, 4))).tolist()
+    b.insert_rects(np.zeros((300, 4)))
+    a.update_boxes(ids, corners, sizes)
+    b.update_rects(np.array(ids), np.concatenate([corners, sizes], axis=1).astype(np.float64))
+    assert [a.bounds(i) for i in ids] == [b.bounds(i) for i in ids]
+    assert a.pair_ids().tolist() == b.pair_ids().tolist()
+    a.validate()
+    far = corners.copy()
+    far[3] = (2e9, -3e9)                # past the safe bound, still placeable: checked row by row
+    if isinstance(a, UniformGrid):
+        a.update_boxes(ids, far, sizes)
+        assert a.bounds(ids[3])[:2] == (2e9, -3e9)
+    before = [a.bounds(i) for i in ids]
+    for bad, message in (((7, 0, np.nan), "rects[7]: x must be a finite number"),
+                         ((8, 1, np.inf), "rects[8]: y"),):
+        broken = corners.copy()
+        broken[bad[0], bad[1]] = bad[2]
+        with pytest.raises(ValueError, match=message.replace("[", r"\[").replace("]", r"\]")):
+            a.update_boxes(ids, broken, sizes)
+    negative = sizes.copy()
+    negative[5, 0] = -1
+    with pytest.raises(ValueError, match=r"rects\[5\]: width"):
+        a.update_boxes(ids, corners, negative)
+    with pytest.raises(ValueError, match="corners and sizes"):
+        a.update_boxes(ids, corners, sizes[:-1])
+    with pytest.raises(ValueError, match="300 ids but 2 rows"):
+        a.update_boxes(ids, corners[:2], sizes[:2])
+    with pytest.raises(ValueError):
+        a.update_boxes(ids, corners.astype(np.float64), sizes)         # float32 only
+    assert [a.bounds(i) for i in ids] == before
+    a.validate()

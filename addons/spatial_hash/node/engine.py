@@ -93,6 +93,12 @@ def query_result(ids):
     return np.array(ids, dtype=np.int32) if text is None else text
 
 
+def _vector2s(values):
+    """Is this what a packed Vector2 array reads as: (n, 2) C-contiguous float32?"""
+    return isinstance(values, np.ndarray) and values.dtype == np.float32 and values.ndim == 2 \
+        and values.shape[1] == 2 and values.flags.c_contiguous
+
+
 def _ray_rows(hits):
     """Ray hits as flat [id, fraction, x, y, normal x, normal y, ...] floats."""
     return [float(v) for object_id, fraction, (x, y), (nx, ny) in hits
@@ -322,8 +328,14 @@ class NodeEngine:
                                       self._layers(masks, "masks")).astype(np.int32)
 
     def update_batch(self, ids, positions, sizes):
-        rows = self._rows(positions, sizes)
-        self._move("update_batch", (int_ids(self.read(ids)), rows), self.grid.update_rects)
+        ids, corners, extents = int_ids(self.read(ids)), self.read(positions), self.read(sizes)
+        if _vector2s(corners) and _vector2s(extents):
+            try:        # read where they are, in one pass of the core
+                self._move("update_batch", (ids, corners, extents), self.grid.update_boxes)
+                return True
+            except ValueError:
+                pass    # refused: the rows below name what
+        self._move("update_batch", (ids, self._rows(positions, sizes)), self.grid.update_rects)
         return True
 
     def remove_batch(self, ids):
