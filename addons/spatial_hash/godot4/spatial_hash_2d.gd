@@ -285,8 +285,9 @@ func query_range(rect: Rect2, exact: bool = false, mask: int = ALL_LAYERS) -> Ar
 	_last_error = ""
 	if _pending:
 		_flush()
-	return _objects("query_range", _engine.run(_op.query_range, rect.position.x, rect.position.y,
-			rect.size.x, rect.size.y, exact, mask))
+	var p := rect.position
+	var s := rect.size
+	return _objects("query_range", _engine.run(_op.query_range, p.x, p.y, s.x, s.y, exact, mask))
 
 
 ## The objects that overlap the disc at [param center] of [param radius].

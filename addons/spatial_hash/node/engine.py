@@ -19,6 +19,7 @@ results (query_result), which start with IDS_MARK; no message does. A refused ca
 changes nothing.
 """
 import time
+from time import perf_counter
 
 import numpy as np
 
@@ -144,12 +145,12 @@ class NodeEngine:
             raise _named(error, method, args) from None
 
     def _query(self, method, args, run):
-        start = time.perf_counter()
+        start = perf_counter()
         try:
             found = run(*args)
         except (TypeError, ValueError) as error:
             raise _named(error, method, args) from None
-        self.last_query_ms = 1e3 * (time.perf_counter() - start)
+        self.last_query_ms = 1e3 * (perf_counter() - start)
         return found
 
     def _move(self, method, args, run):
