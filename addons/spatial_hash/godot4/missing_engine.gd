@@ -1,8 +1,9 @@
 extends RefCounted
-# What a SpatialHash2D node holds when it could not make its Python engine:
-# every call answers why (so every method of the node reports it), and the
-# engine's method numbers all read as 0.
+## What a SpatialHash2D node holds when it could not make its Python engine:
+## every call answers why (so every method of the node reports it), and the
+## engine's method numbers all read as 0.
 
+## Why there is no engine.
 var why: String
 
 
@@ -10,6 +11,7 @@ func _init(reason: String) -> void:
 	why = reason
 
 
+## Answers every call of the engine with [member why].
 func run(_a = null, _b = null, _c = null, _d = null, _e = null, _f = null, _g = null, _h = null) -> Variant:
 	return why
 

@@ -1,11 +1,12 @@
-"""Reading what GDScript hands the node: every value is checked, and a bad one
-raises naming the argument and the value. Only arrays are read as arrays, so a
-Godot Dictionary passed where an array belongs is refused without being read."""
+"""Reading what the node's engine is handed: every value is checked, and a bad
+one raises naming the argument and the value. Only arrays are read as arrays,
+so a Godot Dictionary passed where an array belongs is refused without being
+read."""
 import math
 
 import numpy as np
 
-from spatial_hash._core import read_rect, read_vec2, rect_rows_into
+from spatial_hash._core import read_vec2, rect_rows_into
 
 
 def number(value, name):
@@ -20,25 +21,6 @@ def finite(value, name, at_least=None):
         bound = "" if at_least is None else f" >= {at_least:g}"
         raise ValueError(f"{name} must be a finite number{bound}, got {v!r}")
     return v
-
-
-def read_point(value, name):
-    """A finite Vector2 as (x, y)."""
-    x, y = read_vec2(value, name)
-    return finite(x, name + ".x"), finite(y, name + ".y")
-
-
-def read_size(value, name):
-    """A finite, non-negative Vector2 size as (w, h)."""
-    w, h = read_vec2(value, name)
-    return finite(w, name + ".x", 0.0), finite(h, name + ".y", 0.0)
-
-
-def read_bounds(value, name):
-    """A Rect2 with a finite position and a finite, non-negative size."""
-    x, y, w, h = read_rect(value, name)
-    return (finite(x, name + ".position.x"), finite(y, name + ".position.y"),
-            finite(w, name + ".size.x", 0.0), finite(h, name + ".size.y", 0.0))
 
 
 def flag(value, name):

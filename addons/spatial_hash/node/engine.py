@@ -18,7 +18,6 @@ which the face reports through the engine's error channel as
 results (query_result), which start with IDS_MARK; no message does. A refused call
 changes nothing.
 """
-import time
 from time import perf_counter
 
 import numpy as np
@@ -154,9 +153,9 @@ class NodeEngine:
         return found
 
     def _move(self, method, args, run):
-        start = time.perf_counter()
+        start = perf_counter()
         self._checked(method, args, run)
-        self.last_update_ms = 1e3 * (time.perf_counter() - start)
+        self.last_update_ms = 1e3 * (perf_counter() - start)
 
     # ------------------------------------------------------------ settings
 
@@ -189,7 +188,7 @@ class NodeEngine:
         to `move_shapes` / `move_radii` (the last move of an id wins); removing
         the ids `removed`, freed in that order. The face checked every shape
         against safe_bound()."""
-        start = time.perf_counter()
+        start = perf_counter()
         rows = self._shapes(insert_shapes, insert_radii)
         if len(rows):
             boxes = rows.copy()
@@ -214,7 +213,7 @@ class NodeEngine:
         removed_ids = int_ids(self.read(removed), "removed")
         if removed_ids.size:
             self.grid.remove_many(removed_ids)
-        self.last_update_ms = 1e3 * (time.perf_counter() - start)
+        self.last_update_ms = 1e3 * (perf_counter() - start)
         return True
 
     def _shapes(self, shapes, radii):
@@ -299,17 +298,17 @@ class NodeEngine:
 
     def pairs(self):
         """Every overlapping pair once: flat [a0, b0, a1, b1, ...] int32 ids."""
-        start = time.perf_counter()
+        start = perf_counter()
         found = self.grid.pair_ids().ravel()
-        self.last_pairs_ms = 1e3 * (time.perf_counter() - start)
+        self.last_pairs_ms = 1e3 * (perf_counter() - start)
         return found
 
     def collision_events(self):
         """The pairs that began and ended colliding since the last call, as
         {"started": ..., "ended": ...}, flat int32 ids, smaller first."""
-        start = time.perf_counter()
+        start = perf_counter()
         began, ended = self.grid.pair_event_ids()
-        self.last_pairs_ms = 1e3 * (time.perf_counter() - start)
+        self.last_pairs_ms = 1e3 * (perf_counter() - start)
         return {"started": began.ravel(), "ended": ended.ravel()}
 
     # ------------------------------------------------------------ batches
