@@ -12,7 +12,7 @@ from files beside the game; what each plugin's export leaves out:
 - py4godot's "Export Py4Godot" editor plugin copies `addons/py4godot/` and the
   project's `.py` files outside any `addons/` folder; py4godot reads scripts
   from disk: the addon's engine script is copied too.
-- pythonscript exports nothing of itself (its issue #146): its CPython
+- pythonscript exports nothing of itself: its CPython
   (`addons/pythonscript/<platform>/`) and the project's `.py` files go beside
   the `.pck`, which must then be started from that folder.
 
