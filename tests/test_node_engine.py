@@ -348,6 +348,14 @@ def test_stats_monitors_and_timings():
     assert face.call("stats")["index"] == "hierarchical"
 
 
+def test_stats_of_an_empty_hierarchical_index_has_no_level():
+    engine = NodeEngine()
+    engine.set_index(64.0, 4, True)
+    stats = engine.call(PROTOCOL.index("stats"), ())
+    assert stats["index"] == "hierarchical" and stats["objects"] == 0
+    assert stats["levels"] == {"cell_size": [], "grid": [], "objects": [], "occupied_cells": []}
+
+
 def test_debug_geometry_is_the_index_own():
     face = _engine_with_objects()
     shapes = face.call("debug_geometry", 0.0, 0.0, 128.0, 64.0, True)

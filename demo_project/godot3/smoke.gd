@@ -396,6 +396,13 @@ func _probe_properties():
 	hash_node.large_object_threshold = 4
 	hash_node.debug_draw = true
 	hash_node.debug_draw = false
+	var empty = SpatialHash2D.new()          # a hierarchical grid with no object has no level
+	add_child(empty)
+	empty.hierarchical = true
+	var levels = empty.get_stats().get("levels", {})
+	_check(empty.get_last_error() == "" and levels.get("objects", [-1]).empty(),
+		"an empty hierarchical node's stats: %s %s" % [levels, empty.get_last_error()])
+	empty.free()
 
 
 func _state():

@@ -38,6 +38,8 @@ MONITORS = {
     "last_query_ms": "last_query_ms",
     "last_pairs_ms": "last_pairs_ms",
 }
+# The keys of each level in the index's stats(); an empty hierarchical grid has no level.
+LEVEL_KEYS = ("cell_size", "grid", "objects", "occupied_cells")
 
 
 def _point(name):
@@ -360,7 +362,7 @@ class NodeEngine:
         (ms) of the last query, move and pair pass."""
         stats = self.grid.stats()
         levels = stats["levels"]
-        stats["levels"] = {key: [level[key] for level in levels] for key in levels[0]}
+        stats["levels"] = {key: [level[key] for level in levels] for key in LEVEL_KEYS}
         return dict(stats,
                     index="hierarchical" if isinstance(self.grid, HierarchicalGrid) else "uniform",
                     last_query_ms=self.last_query_ms, last_update_ms=self.last_update_ms,
