@@ -8,9 +8,6 @@ gives Godot 3's ("" for an untyped value). Defaults are GDScript expressions.
 """
 from typing import NamedTuple, Optional, Tuple
 
-# Every collision layer: the default mask of objects and queries.
-ALL_LAYERS = 0xFFFFFFFF
-
 
 class Arg(NamedTuple):
     name: str
