@@ -193,7 +193,8 @@ def with_editor_plugin(text, plugin_cfg):
         return text
     listed = re.search(r'^enabled=PackedStringArray\((.*)\)$', text, re.M)
     if listed and "[editor_plugins]" in text:
-        items = [item for item in (listed.group(1).strip(),) if item] + [f'"{plugin_cfg}"']
+        existing = listed.group(1).strip()
+        items = ([existing] if existing else []) + [f'"{plugin_cfg}"']
         return text[:listed.start()] + f"enabled=PackedStringArray({', '.join(items)})" + \
             text[listed.end():]
     return text + ("\n" if not text.endswith("\n") else "") + \
