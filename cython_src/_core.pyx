@@ -4,6 +4,9 @@
 One module built from one include file per concept: narrow-phase shapes, input
 checks, collision layers, the pair output, the shared index, cells as lists in a wrapped table,
 the uniform grid, the hierarchical grid, and the batch move compiled for each grid.
+The structs the objects hold and the C layout of the classes (fields and C
+methods) are declared in spatial_hash/_core.pxd, which other Cython code can
+cimport to reach the same memory.
 """
 from libc.stdlib cimport calloc, malloc, qsort, realloc, free
 from libc.string cimport memcmp, memcpy, memset

@@ -6,45 +6,6 @@
 # whether its list holds anything, and the pair passes pack the objects in cell
 # order first.
 
-ctypedef struct Level:
-    double cell
-    double inv              # 1 / cell: every cell coordinate is floor(x * inv)
-    int32_t exponent        # cell == base * factor ** exponent (via exp and log)
-    int32_t wbits           # the table is W x W cells, W = 1 << wbits
-    int64_t mask            # W - 1
-    int32_t* head           # per cell: first object of its list, -1 if empty
-    int32_t* members        # the level's objects in no order (swap-remove)
-    Py_ssize_t n
-    Py_ssize_t cap
-    double reach            # hierarchical: no object of the level has been longer than this
-    uint64_t* occupied      # one bit per cell: does its list hold anything?
-    # Filled by the pair pass: the level's shapes and ids packed in cell order, so
-    # neighbour tests read contiguous memory. The objects of cells c0 .. c1 are
-    # packed[run_begin(c0) : run_begin(c1 + 1)], run_begin(c) being cell_start at
-    # the number of occupied cells before c; word_rank[w] counts the occupied
-    # cells before occupancy word w, so that number is a popcount away and the
-    # lookups stay as compact as the objects, however sparse the table. A row's
-    # neighbouring cells are thus one run, found without testing each cell.
-    Shape* packed
-    int32_t* packed_id
-    Filter* packed_filter   # packed only while some object has a filter of its own
-    int32_t* cell_start
-    uint32_t* word_rank
-    Py_ssize_t packed_cap
-    Py_ssize_t circles      # how many of the packed shapes are circles
-    Py_ssize_t packed_filter_cap
-    Py_ssize_t cell_start_cap
-    Py_ssize_t word_rank_cap
-    # Also filled by the pair pass, for levels with more objects in finer levels
-    # than their own (cover_bits is 0 for the others): one bit per sub-cell
-    # (COVER_SPLIT per cell side, wrapped into a square table of 1 << cover_bits
-    # per side) set where some object's box reaches. A finer object whose
-    # sub-cells are all clear can meet none of the level's objects, so its
-    # upward search skips the level.
-    uint64_t* cover
-    Py_ssize_t cover_cap
-    int32_t cover_bits
-    double cover_inv
 
 cdef enum:
     INITIAL_WBITS = 4       # 16 x 16 cells to start with
@@ -147,14 +108,6 @@ cdef class _CellLists(SpatialIndex):
     """What both grids share: each object on the list of its home cell in a
     Level, and the level's members in no order. Subclasses say which cell is an
     object's home (_home) and keep their own levels."""
-    cdef int32_t* next          # the next object on the same cell's list, -1 at its end
-    cdef int32_t* prev          # the one before, -1 at its head
-    cdef int32_t* home          # the table index of its home cell
-    cdef int32_t* slot          # its index in its level's members
-    cdef int threads            # the hierarchical grid's option; 0 (one thread) in the uniform grid
-    cdef Py_ssize_t growths     # tables grown so far: a batch move's noted homes go stale
-    cdef int32_t* row_state     # per row of a batch move: its new home, or -1
-    cdef Py_ssize_t row_state_cap
 
     def __dealloc__(self):
         free(self.next)
@@ -349,25 +302,3 @@ cdef class _CellLists(SpatialIndex):
         if listed != L.n:
             self._broken(f"{name}: its cells list {listed} of its {L.n} members")
         return 0
-
-    cdef bint _corrupt_lists(self, Level* L, str what):
-        """Plant one kind of damage in L for validate() to find (tests only)."""
-        cdef int32_t i
-        if L.n == 0:
-            return False
-        i = L.members[0]
-        if what == "level_members":
-            L.members[0] = <int32_t>self.obj_hi
-        elif what == "member_slot":
-            self.slot[i] += 1
-        elif what == "cell_of":
-            self.home[i] ^= 1
-        elif what == "cell_list":
-            self.next[i] = i
-        elif what == "occupied":
-            L.occupied[self.home[i] >> 6] ^= (<uint64_t>1) << (self.home[i] & 63)
-        elif what == "level_count":
-            L.n -= 1
-        else:
-            return False
-        return True

@@ -28,22 +28,6 @@ cdef enum:
     COVER_MAX_BITS = 12           # at most 4096 x 4096 sub-cells (2 MB) per level
 
 
-ctypedef struct PairChunk:
-    # A stretch of one level's occupancy words (w0 .. w1-1) and what its pair
-    # search found; the buffer is kept from frame to frame.
-    Py_ssize_t rank          # the level's place in `order`
-    Py_ssize_t w0
-    Py_ssize_t w1
-    PairList found
-    bint keep_all            # keep every pair tested: the index's keep_candidates
-    Py_ssize_t tested
-    Py_ssize_t filtered_out  # candidates whose filters do not pass: never tested
-    int failed
-    int64_t* passed          # scratch of the upward search: per coarser level, the
-                             # objects its cover let through
-    Py_ssize_t passed_cap
-
-
 cdef inline Py_ssize_t test_run(const Shape* shape, const Box* box, int32_t a, const Filter* own,
                                 const Level* M, Py_ssize_t v, Py_ssize_t end,
                                 PairChunk* out) noexcept nogil:
@@ -127,18 +111,6 @@ cdef class HierarchicalGrid(_CellLists):
     threads : int
         The arguments above (read-only).
     """
-    cdef readonly double hierarchy_factor
-    cdef readonly double density
-    cdef double sqrt_factor
-    cdef double log_factor
-    cdef double log_base
-    cdef bint has_base
-    cdef Level* levels
-    cdef int32_t* order         # level indices by ascending cell size
-    cdef Py_ssize_t n_levels, levels_cap, order_cap
-    cdef int32_t* level_of
-    cdef PairChunk* chunks
-    cdef Py_ssize_t chunks_cap, chunks_ready
 
     def __cinit__(self, hierarchy_factor=2.0, density=0.125, threads=1):
         f = check_finite(hierarchy_factor, "hierarchy_factor")
@@ -706,27 +678,6 @@ cdef class HierarchicalGrid(_CellLists):
                 self._broken(f"id {i} with box {box} does not fit the cells of "
                              f"level {li} (cell {L.cell}, reach {L.reach})")
         return 0
-
-    cdef bint _corrupt_placement(self, str what):
-        cdef Py_ssize_t li
-        cdef Level* L
-        cdef Box box
-        for li in range(self.n_levels):
-            if self.levels[li].n:
-                break
-        else:
-            return False
-        L = &self.levels[li]
-        shape_box(&self.body[L.members[0]], &box)
-        if what == "level_order" and self.n_levels > 1:
-            self.order[0], self.order[1] = self.order[1], self.order[0]
-        elif what == "reach" and longest_side(&box) > 0.0:
-            L.reach = 0.0
-        elif what == "level_cell":
-            L.cell *= 2.0
-        else:
-            return self._corrupt_lists(L, what)
-        return True
 
     # -------------------------------------------------------------- extras
 

@@ -4,28 +4,6 @@
 # overriding the placement, query and pair hooks; everything here validates input
 # completely before a hook changes anything.
 
-cdef enum QueryKind:
-    Q_CELLS = 0         # everything sharing a cell with the query (the GDScript original's answer)
-    Q_BOX = 1           # exact overlap with a closed box
-    Q_CIRCLE = 2        # exact overlap with a disc
-    Q_SWEPT = 3         # exact overlap with a box swept along (dx, dy)
-
-ctypedef struct Query:
-    int kind
-    Box box             # the query box (for Q_CIRCLE its bounds; Q_SWEPT: at t = 0)
-    Circle circle
-    double dx
-    double dy
-    uint32_t layers     # the query's mask: only objects on one of these layers count
-    bint check_layers   # False where every object counts (the mask has all bits and
-                        # every object is on a layer)
-    CellRange cells     # filled by the index's _prepare_query
-
-
-ctypedef struct Nearby:
-    double distance
-    int32_t id
-
 
 cdef int nearer_first(const void* a, const void* b) noexcept nogil:
     """qsort's order for Nearby: by distance, then by id."""
@@ -34,14 +12,6 @@ cdef int nearer_first(const void* a, const void* b) noexcept nogil:
     if p.distance != q.distance:
         return -1 if p.distance < q.distance else 1
     return (p.id > q.id) - (p.id < q.id)
-
-
-ctypedef struct Touch:
-    # A pair pair_events reported: its ids a < b as a << 32 | b, and their
-    # generations then (a removed object's id may come back as another object).
-    int64_t key
-    uint32_t gen_a
-    uint32_t gen_b
 
 
 cdef int key_order(const void* a, const void* b) noexcept nogil:
@@ -79,14 +49,6 @@ cdef inline bint scan_beats_visit(double columns, double rows, Py_ssize_t object
     once the cells outnumber the objects: the scan then makes fewer steps than
     the cell lookups would."""
     return columns * rows > <double>objects
-
-
-# The phases of a frame that last_phase_ms() reports.
-cdef enum:
-    PHASE_MOVES = 0     # a batch update: new bodies of the objects that stay put
-    PHASE_RELINKS = 1   # a batch update: moving the others between cells
-    PHASE_PAIRS = 2     # the pair pass
-    PHASES = 3
 
 
 cdef int grow_array(void** ptr, Py_ssize_t* cap, Py_ssize_t need, size_t item) noexcept nogil:
@@ -163,17 +125,6 @@ cdef inline int shape_from_circle(double x, double y, double r, Shape* s) noexce
     return code
 
 
-ctypedef struct Rows:
-    # A batch's rows as plain pointers (cheap to hand to a loop on many threads):
-    # rect rows (x, y, w, h), or circle centers (x, y) with one radius each, or
-    # boxes as 32-bit (x, y) corners and (w, h) sizes (Godot's Vector2 arrays).
-    const double* values
-    Py_ssize_t width
-    const double* radii     # NULL for rects
-    const float* corners    # NULL unless boxes come as 32-bit corners and sizes
-    const float* sizes
-
-
 cdef inline Rows rows_of(const double[:, ::1] rows, const double[::1] radii) noexcept nogil:
     cdef Rows batch
     batch.values = &rows[0, 0] if rows.shape[0] else NULL
@@ -246,37 +197,6 @@ cdef class SpatialIndex:
         Counters of the last pair pass (pairs() or pair_ids()): candidate pairs
         the broad phase met, distinct pairs tested exactly, overlapping pairs.
     """
-    cdef Shape* body            # per id: its shape
-    cdef uint32_t* stamp
-    cdef uint8_t* live          # per id: 1 while it names an object
-    cdef Filter* filter         # per id: its collision layer and mask
-    cdef Py_ssize_t n_filtered  # live objects whose filter is not the default: while
-                                # there are none, the pair pass skips the filter test
-    cdef int32_t* free_ids
-    cdef Py_ssize_t obj_cap, obj_hi, n_live, n_free
-    cdef list handles
-    cdef uint32_t cur_stamp
-    cdef int32_t* out
-    cdef Py_ssize_t out_n, out_cap
-    cdef PairList found          # the last pair pass's pairs (or candidates)
-    cdef uint32_t* generation   # per id: bumped when its object is removed
-    cdef Touch* touching        # the pairs the last pair_events reported, by key
-    cdef Touch* seen            # and this call's (the two swap after each call)
-    cdef Py_ssize_t n_touching, touching_cap, seen_cap
-    cdef dict departed          # (id, generation) -> handle, of objects removed since
-    cdef RayHit* ray_hits       # a ray cast's hits, sorted
-    cdef Py_ssize_t ray_hits_cap
-    cdef Nearby* nearby         # a nearest-object search's candidates, sorted
-    cdef Py_ssize_t nearby_cap
-    cdef double nearby_reach    # where the next search starts: a little past the last
-                                # one's farthest answer, as nearby points tend to want
-    cdef bint keep_candidates   # the pair pass keeps every pair it tests
-    cdef double phase_ms[PHASES]
-    cdef bint busy
-    cdef Py_ssize_t broad_phase_count   # broad_phase_pairs, once _resolve_broad_phase ran
-    cdef bint broad_phase_pending       # ... which it has not since the last pair pass
-    cdef readonly Py_ssize_t narrow_phase_checks
-    cdef readonly Py_ssize_t hits
 
     def __cinit__(self, *args, **kwargs):
         self.handles = []
@@ -291,6 +211,7 @@ cdef class SpatialIndex:
         free(self.out)
         free(self.found.ids)
         free(self.nearby)
+        free(self.batch_results)
         free(self.ray_hits)
         free(self.generation)
         free(self.touching)
@@ -992,7 +913,7 @@ cdef class SpatialIndex:
                     n = self._nearest(rows[j, 0], rows[j, 1], want, max_distance, layers)
                     if n < 0:
                         break
-                    kept = <Nearby*>self._scratch((total + n) * sizeof(Nearby))
+                    kept = <Nearby*>self._batch_room((total + n) * sizeof(Nearby))
                     if kept == NULL:
                         n = -1
                         break
@@ -1005,7 +926,7 @@ cdef class SpatialIndex:
             distances = np.empty(total, dtype=np.float64)
             dest_ids = ids
             dest_distances = distances
-            kept = <Nearby*>self.found.ids
+            kept = <Nearby*>self.batch_results
             for j in range(total):
                 dest_ids[j] = kept[j].id
                 dest_distances[j] = kept[j].distance
@@ -1134,7 +1055,7 @@ cdef class SpatialIndex:
                         n = 1
                     if n < 0:
                         break
-                    kept = <RayHit*>self._scratch((total + n) * sizeof(RayHit))
+                    kept = <RayHit*>self._batch_room((total + n) * sizeof(RayHit))
                     if kept == NULL:
                         n = -1
                         break
@@ -1148,7 +1069,7 @@ cdef class SpatialIndex:
             points = np.empty((total, 2), dtype=np.float64)
             normals = np.empty((total, 2), dtype=np.float64)
             dest_ids, dest_fractions, dest_points, dest_normals = ids, fractions, points, normals
-            kept = <RayHit*>self.found.ids
+            kept = <RayHit*>self.batch_results
             for k in range(total):
                 dest_ids[k] = kept[k].id
                 dest_fractions[k] = kept[k].fraction
@@ -1160,14 +1081,12 @@ cdef class SpatialIndex:
         finally:
             self.busy = False
 
-    cdef void* _scratch(self, Py_ssize_t size) noexcept nogil:
-        """The pair list's storage, grown to at least `size` bytes, for a batch
-        query's results as they come (the last pairs are gone: found.n is 0);
-        NULL if out of memory."""
-        self.found.n = 0
-        if grow_array(<void**>&self.found.ids, &self.found.cap, size // 4 + 1, sizeof(int32_t)) < 0:
+    cdef void* _batch_room(self, Py_ssize_t size) noexcept nogil:
+        """The batch query results' storage, grown to at least `size` bytes
+        (what it held is kept); NULL if out of memory."""
+        if grow_array(<void**>&self.batch_results, &self.batch_results_cap, size + 1, 1) < 0:
             return NULL
-        return self.found.ids
+        return self.batch_results
 
     # -------------------------------------------------------------------- pairs
 
@@ -1456,31 +1375,6 @@ cdef class SpatialIndex:
     cdef int _validate_placement(self) except -1:
         """Where each live object is kept agrees with its body."""
         return 0
-
-    def _corrupt(self, str what):
-        """Break one invariant on purpose, for the tests of validate(): `what`
-        names it (see _corrupt_placement for each index's own). Never call this
-        on an index you mean to keep using."""
-        cdef Py_ssize_t i
-        if what == "live_flag":
-            for i in range(self.obj_hi):
-                if self.live[i]:
-                    self.live[i] = 0
-                    return
-        elif what == "filter_count":
-            self.n_filtered += 1
-            return
-        elif what == "free_ids" and self.n_free:
-            for i in range(self.obj_hi):
-                if self.live[i]:
-                    self.free_ids[0] = <int32_t>i
-                    return
-        elif self._corrupt_placement(what):
-            return
-        raise ValueError(f"cannot corrupt {what!r} in {self!r}")
-
-    cdef bint _corrupt_placement(self, str what):
-        return False
 
     # -------------------------------------------------------------------- batch
     # Whole arrays in one call: every row is validated before anything changes,
@@ -1809,7 +1703,7 @@ cdef class SpatialIndex:
                     box_from_rect(rows[k, 0], rows[k, 1], rows[k, 2], rows[k, 3], &q.box)
                     self._prepare_query(&q)
                     self._collect(&q)
-                    kept = <int32_t*>self._scratch((total + self.out_n) * sizeof(int32_t))
+                    kept = <int32_t*>self._batch_room((total + self.out_n) * sizeof(int32_t))
                     if kept == NULL:
                         failed = 1
                         break
@@ -1821,7 +1715,7 @@ cdef class SpatialIndex:
             ids = np.empty(total, dtype=np.int32)
             dest = ids
             if total:
-                memcpy(&dest[0], self.found.ids, total * sizeof(int32_t))
+                memcpy(&dest[0], self.batch_results, total * sizeof(int32_t))
             return offsets, ids
         finally:
             self.busy = False

@@ -2,23 +2,6 @@
 # checks are nogil so batch calls can validate a whole array before touching the
 # structure; `input_error` turns a failure code into a message naming the value.
 
-ctypedef struct CellRange:
-    int32_t x0
-    int32_t y0
-    int32_t x1
-    int32_t y1
-
-cdef enum InputCheck:
-    INPUT_OK = 0
-    BAD_X
-    BAD_Y
-    BAD_WIDTH
-    BAD_HEIGHT
-    BAD_RADIUS
-    FAR_X
-    FAR_Y
-    OUT_OF_RANGE        # beyond the sizes or distances an index can place
-    TOO_LONG            # a path whose length overflows
 
 # Cell indices stay far inside int32 so that spans and neighbours never overflow.
 cdef double CELL_LIMIT = 1073741824.0
@@ -77,7 +60,6 @@ cdef inline int range_of(const Box* b, double ox, double oy, double cell_size,
     if cell_of(b.miny, oy, cell_size, &r.y0) or cell_of(b.maxy, oy, cell_size, &r.y1):
         return FAR_Y
     return INPUT_OK
-
 
 
 cdef inline bint swept_column_rows(const Box* q, double dx, double dy, double xa, double xb,

@@ -3,9 +3,6 @@
 # is reported when either one's mask has a bit of the other's layer, and a
 # query's mask takes the objects on any of its layers.
 
-ctypedef struct Filter:
-    uint32_t layer
-    uint32_t mask
 
 cdef enum:
     DEFAULT_LAYER = 1

@@ -3,11 +3,6 @@
 # writes each one and keeps it by advancing the count, so whether a candidate
 # touches decides no branch.
 
-ctypedef struct PairList:
-    int32_t* ids        # two per pair
-    Py_ssize_t n        # pairs kept
-    Py_ssize_t cap      # int32s allocated
-
 
 cdef inline int pair_room(PairList* pairs, Py_ssize_t more) noexcept nogil:
     """Room for `more` pairs past the kept ones; -1 if out of memory."""

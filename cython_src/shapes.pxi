@@ -1,26 +1,5 @@
 # Narrow-phase geometry shared by every index. Boxes are closed: touching counts.
 
-ctypedef struct Box:
-    double minx
-    double miny
-    double maxx
-    double maxy
-
-ctypedef struct Circle:
-    double x
-    double y
-    double r
-
-ctypedef struct Shape:
-    # One object's shape, all that the narrow phase reads of it, in 32 bytes: a
-    # box as (minx, miny, maxx, maxy), a circle as (x, y, r, NaN). A circle's box
-    # is built by circle_bounds wherever it is needed, so every test sees the
-    # same box for it.
-    double p0
-    double p1
-    double p2
-    double p3
-
 
 cdef inline void circle_bounds(double x, double y, double r, Box* b) noexcept nogil:
     """A circle's box. Every circle's box is made here, so one rebuilt from the
@@ -153,15 +132,6 @@ cdef inline double shape_distance(const Shape* s, double x, double y) noexcept n
     dx = s.p0 - x if x < s.p0 else (x - s.p2 if x > s.p2 else 0.0)
     dy = s.p1 - y if y < s.p1 else (y - s.p3 if y > s.p3 else 0.0)
     return sqrt(dx * dx + dy * dy)
-
-
-ctypedef struct RayHit:
-    double fraction     # of the way from the ray's start to its end
-    double x            # the hit point
-    double y
-    double nx           # the surface normal there; (0, 0) if the ray starts inside
-    double ny
-    int32_t id
 
 
 cdef inline bint ray_hits_box(const Box* b, double sx, double sy, double dx, double dy,

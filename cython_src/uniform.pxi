@@ -146,30 +146,10 @@ cdef class UniformGrid(_CellLists):
     large_threshold : int
         Likewise, in cells.
     """
-    cdef readonly double cell_size
-    cdef readonly double origin_x
-    cdef readonly double origin_y
-    cdef readonly int large_threshold
     # 1 / cell_size, and whether multiplying by it is dividing by cell_size (a
     # power of two): then cells of placed boxes cost a product, not a quotient.
-    cdef double inv_cell
-    cdef bint exact_inverse
-    cdef Level table            # the small objects, each at home in one cell
-    cdef int32_t min_wbits      # the table is wider than any window of home cells
-    cdef CellRange* range       # per object: the cells its box covers
-    cdef int32_t* large         # the large objects in no order; slot[i] is i's index
-    cdef Py_ssize_t n_large
     # No object in the table covers more columns (rows) than this past its home:
     # widened as objects arrive or grow, made exact again by each pair pass.
-    cdef int32_t span_x
-    cdef int32_t span_y
-    cdef CellRange* packed_range    # the pair pass's: the table's ranges in packed order
-    cdef Py_ssize_t packed_range_cap
-    cdef Py_ssize_t packed_n        # how many it packed
-    cdef bint exact_homes           # its windows of the wrapped table hold only homes in
-                                    # the world cells they name (set by _pack_ranges)
-    cdef int32_t* meeting           # the pair pass's meeting pairs of packed objects
-    cdef Py_ssize_t meeting_cap
 
     def __cinit__(self, cell_size=64.0, origin=(0.0, 0.0), large_threshold=4):
         cdef int exponent
@@ -723,20 +703,6 @@ cdef class UniformGrid(_CellLists):
             self._broken(f"{large} large objects, {self.n_large} on the large list, {L.n} in "
                          f"the table, {self.n_live} live")
         return 0
-
-    cdef bint _corrupt_placement(self, str what):
-        cdef int32_t small = self.table.members[0] if self.table.n else -1
-        if what == "cell_range" and small >= 0:
-            self.range[small].x1 += 1
-        elif what == "large_list" and self.n_large:
-            self.n_large -= 1
-        elif what == "spans" and small >= 0:
-            self.span_x = self.span_y = -1
-        elif what == "table_side":
-            self.min_wbits = self.table.wbits + 1
-        else:
-            return self._corrupt_lists(&self.table, what)
-        return True
 
     # --------------------------------------------------------------- extras
 

@@ -1,8 +1,11 @@
 """validate() passes on every index the other tests build (the state machines
-call it after each step) and fails on each kind of planted corruption."""
+call it after each step) and fails on each kind of planted damage. The damage
+is planted by a helper compiled against the core's declared interface: the
+release build has no hook for it."""
 import numpy as np
 import pytest
 
+from damage.build import build
 from spatial_hash import HierarchicalGrid, UniformGrid
 
 LIST_CORRUPTIONS = {
@@ -21,6 +24,11 @@ HIERARCHICAL_CORRUPTIONS = dict(
 )
 
 
+@pytest.fixture(scope="module")
+def plant(tmp_path_factory):
+    return build(tmp_path_factory.mktemp("damage"))
+
+
 def populated(grid):
     """Boxes of several sizes and discs, one object large enough for the uniform
     grid's large list, and some removed (free ids, emptied cells)."""
@@ -37,18 +45,18 @@ def populated(grid):
 
 
 @pytest.mark.parametrize("kind", sorted(UNIFORM_CORRUPTIONS))
-def test_each_uniform_corruption_is_caught(kind):
+def test_each_uniform_corruption_is_caught(plant, kind):
     grid = populated(UniformGrid(16.0, large_threshold=4))
-    grid._corrupt(kind)
+    plant.damage(grid, kind)
     with pytest.raises(AssertionError, match="UniformGrid invariant broken") as caught:
         grid.validate()
     assert UNIFORM_CORRUPTIONS[kind] in str(caught.value)
 
 
 @pytest.mark.parametrize("kind", sorted(HIERARCHICAL_CORRUPTIONS))
-def test_each_hierarchical_corruption_is_caught(kind):
+def test_each_hierarchical_corruption_is_caught(plant, kind):
     grid = populated(HierarchicalGrid())
-    grid._corrupt(kind)
+    plant.damage(grid, kind)
     with pytest.raises(AssertionError, match="HierarchicalGrid invariant broken") as caught:
         grid.validate()
     assert HIERARCHICAL_CORRUPTIONS[kind] in str(caught.value)
@@ -64,6 +72,25 @@ def test_validate_holds_through_clear_and_reuse():
         grid.validate()
 
 
-def test_unknown_corruption_is_refused():
-    with pytest.raises(ValueError, match="cannot corrupt 'nothing'"):
-        UniformGrid()._corrupt("nothing")
+def test_unknown_damage_is_refused(plant):
+    with pytest.raises(ValueError, match="cannot damage 'nothing'"):
+        plant.damage(UniformGrid(), "nothing")
+
+
+def test_the_release_build_has_no_damage_hooks():
+    for grid in (UniformGrid, HierarchicalGrid):
+        assert not [name for name in dir(grid) if "corrupt" in name or "damage" in name]
+
+
+def test_batch_queries_leave_the_pair_list_alone(plant):
+    """Batch queries keep their results in a buffer of their own: the last pair
+    pass's pairs are still there after each."""
+    for grid in (UniformGrid(16.0), HierarchicalGrid()):
+        populated(grid)
+        held = len(grid.pair_ids())
+        assert held > 0 and plant.pairs_held(grid) == held
+        grid.query_rects([(-300.0, -300.0, 600.0, 600.0)] * 3)
+        grid.query_nearest_many([(0.0, 0.0), (50.0, 50.0)], k=5)
+        grid.raycast_many([(-400.0, 0.0, 400.0, 0.0)], all_hits=True)
+        assert plant.pairs_held(grid) == held
+        grid.validate()
