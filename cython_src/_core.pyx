@@ -2,8 +2,9 @@
 """The compiled core of spatial_hash: every hot loop lives here, on C types only.
 
 One module built from one include file per concept: narrow-phase shapes, input
-checks, collision layers, the pair output, the shared index, cells as lists in a wrapped table,
-the uniform grid, the hierarchical grid, and the batch move compiled for each grid.
+checks, collision layers, the pair output, the shared index, cells as lists in a
+wrapped table, the window walks of a query, the uniform grid, the hierarchical
+grid, and the batch move compiled for each grid.
 The structs the objects hold and the C layout of the classes (fields and C
 methods) are declared in spatial_hash/_core.pxd, which other Cython code can
 cimport to reach the same memory.
@@ -65,6 +66,7 @@ include "layers.pxi"
 include "pairs.pxi"
 include "index.pxi"
 include "cell_lists.pxi"
+include "windows.pxi"
 include "uniform.pxi"
 include "hierarchical.pxi"
 include "batch_moves.pxi"

@@ -1,10 +1,7 @@
-# A batch move's two halves, compiled once per grid (both are final), so that
-# their per-object hooks (_settle, _level_of) are direct calls the compiler can
-# inline instead of a virtual call per row.
-
-ctypedef fused Grid:
-    UniformGrid
-    HierarchicalGrid
+# A batch move's two halves, compiled once per grid (both are final, Grid is
+# defined with the window walks), so that their per-object hooks (_settle,
+# _level_of) are direct calls the compiler can inline instead of a virtual call
+# per row.
 
 
 cdef inline int32_t settle_row(Grid grid, int32_t i, const Rows* batch, Py_ssize_t k) noexcept nogil:

@@ -325,20 +325,29 @@ cdef class HierarchicalGrid(_CellLists):
 
     # ------------------------------------------------------------- queries
 
-    cdef inline void _visit(self, const Query* q, const Level* L, int64_t cx, int64_t cy) noexcept nogil:
-        cdef int32_t obj = L.head[((cy & L.mask) << L.wbits) | (cx & L.mask)]
-        while obj >= 0:
-            self._take(q, obj)
-            obj = self.next[obj]
+    cdef inline void _prefetch_list(self, int32_t i) noexcept nogil:
+        prefetch(&self.body[i])
+        prefetch(&self.next[i])
+
+    cdef inline void _visit_list(self, const Query* q, int32_t i) noexcept nogil:
+        """Offer every object of the list starting at i."""
+        while i >= 0:
+            self._take(q, i)
+            i = self.next[i]
+
+    cdef inline void _visit_lists(self, const Query* q, const int32_t* first,
+                                  Py_ssize_t n) noexcept nogil:
+        cdef Py_ssize_t k
+        for k in range(n):
+            self._visit_list(q, first[k])
 
     cdef void _collect(self, Query* q) noexcept nogil:
         """Each object lives in one cell and no table cell is visited twice (the
         ranges are cut to the table's side), so nothing is offered twice."""
         cdef Py_ssize_t rank, k
         cdef const Level* L
-        cdef Box reach = q.box, lead
-        cdef double cell, x0, y0, x1, y1, rows_to, side
-        cdef int64_t cx, cy, first_row, last_row
+        cdef Box reach = q.box
+        cdef double x0, y0, x1, y1, rows_to, side
         cdef bint scan
         self.out_n = 0
         if q.kind == Q_SWEPT:
@@ -347,7 +356,6 @@ cdef class HierarchicalGrid(_CellLists):
             L = &self.levels[self.order[rank]]
             if L.n == 0:
                 continue
-            cell = L.cell
             side = <double>((<int64_t>1) << L.wbits)
             # An object of this level overlapping the query has its min corner at
             # most one cell before the query's: those are the cells to visit.
@@ -371,23 +379,11 @@ cdef class HierarchicalGrid(_CellLists):
                 for k in range(L.n):
                     self._take(q, L.members[k])
             elif q.kind == Q_SWEPT:
-                lead = q.box
-                lead.minx -= cell
-                lead.miny -= cell
-                for cx in range(<int64_t>x0, <int64_t>x1 + 1):
-                    # A column's rows, cut to the table's side only there: no table
-                    # cell twice, and none of the column's rows missed.
-                    if swept_column_rows(&lead, q.dx, q.dy, cx * cell, (cx + 1) * cell,
-                                         0.0, L.inv, False, <int64_t>y0, <int64_t>rows_to,
-                                         &first_row, &last_row):
-                        if last_row - first_row >= <int64_t>side:
-                            last_row = first_row + <int64_t>side - 1
-                        for cy in range(first_row, last_row + 1):
-                            self._visit(q, L, cx, cy)
+                walk_swept(self, q, L, L.cell, 0.0, 0.0, L.inv, False, <int64_t>x0, <int64_t>x1,
+                           <int64_t>y0 + 1, <int64_t>rows_to, 1, 1)
             else:
-                for cy in range(<int64_t>y0, <int64_t>y1 + 1):
-                    for cx in range(<int64_t>x0, <int64_t>x1 + 1):
-                        self._visit(q, L, cx, cy)
+                walk_window(self, q, L, <int64_t>x0, <int64_t>y0, <int64_t>(x1 - x0) + 1,
+                            <int64_t>(y1 - y0) + 1)
 
     # --------------------------------------------------------------- pairs
 

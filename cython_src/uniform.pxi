@@ -11,8 +11,6 @@
 # `large_threshold` cells on a side live on a side list instead.
 
 cdef enum:
-    # A query window with lists in at most this many cells notes where they start.
-    WINDOW_LISTS = 32
     # The table doubles its side once it holds more small objects than cells:
     # the lists of an evenly filled world stay about one object long, and the
     # pair pass walks no more cells than objects.
@@ -327,61 +325,46 @@ cdef class UniformGrid(_CellLists):
 
     # ------------------------------------------------------------- queries
 
-    cdef void _visit_list(self, const Query* q, int32_t i) noexcept nogil:
-        """Offer the objects of the cell list starting at i whose ranges meet the
+    cdef inline void _prefetch_list(self, int32_t i) noexcept nogil:
+        prefetch(&self.range[i])
+        prefetch(&self.next[i])
+
+    cdef inline void _visit_list(self, const Query* q, int32_t i) noexcept nogil:
+        """Offer the objects of the list starting at i whose ranges meet the
         query's."""
         while i >= 0:
             if ranges_meet(&self.range[i], &q.cells):
                 self._take(q, i)
             i = self.next[i]
 
-    cdef void _take_lists(self, const CellRange* cells, const int32_t* first,
-                          Py_ssize_t n) noexcept nogil:
-        """_visit_list for a query of cells alone (no layers to test) over the n
-        lists starting at first[k]: each object is taken without a branch."""
+    cdef inline void _visit_lists(self, const Query* q, const int32_t* first,
+                                  Py_ssize_t n) noexcept nogil:
+        """_visit_list for the n lists starting at first[k]; for a query of cells
+        alone (no layers to test), each object is taken without a branch."""
         cdef Py_ssize_t k, taken = self.out_n
         cdef int32_t i
         cdef int32_t* out = self.out
-        cdef CellRange q = cells[0]
+        cdef CellRange cells = q.cells
+        if q.kind != Q_CELLS or q.check_layers:
+            for k in range(n):
+                self._visit_list(q, first[k])
+            return
         for k in range(n):
             i = first[k]
             while i >= 0:
                 out[taken] = i
-                taken += ranges_meet(&self.range[i], &q)
+                taken += ranges_meet(&self.range[i], &cells)
                 i = self.next[i]
         self.out_n = taken
-
-    cdef void _walk_swept_homes(self, const Query* q, int64_t x0, int64_t x1,
-                                int64_t y0, int64_t y1) noexcept nogil:
-        # The box swept with its left side span_x cells further left meets
-        # every home column of an object whose range the sweep touches; while
-        # it does, the sweep covers an interval of rows, and the homes lie from
-        # span_y rows above it. x0 .. x1 are fewer columns than the table has.
-        cdef const Level* L = &self.table
-        cdef Box lead = q.box
-        cdef double cell = self.cell_size, column_x
-        cdef int64_t cx, cy, first_row, last_row, side = L.mask + 1
-        lead.minx -= self.span_x * cell
-        for cx in range(x0, x1 + 1):
-            column_x = self.origin_x + cx * cell
-            if swept_column_rows(&lead, q.dx, q.dy, column_x, column_x + cell,
-                                 self.origin_y, cell, True, y0 + self.span_y, y1,
-                                 &first_row, &last_row):
-                first_row -= self.span_y
-                if last_row - first_row >= side:
-                    last_row = first_row + side - 1
-                for cy in range(first_row, last_row + 1):
-                    self._visit_list(q, L.head[wrapped_cell(L, cx, cy)])
 
     cdef void _collect(self, Query* q) noexcept nogil:
         """Each object has one home and no table cell is visited twice (windows
         are cut to the table's side), so nothing is offered twice."""
         cdef const CellRange* cells = &q.cells
         cdef const Level* L = &self.table
-        cdef int64_t side = L.mask + 1, x0, y0, columns, rows, cx, cy, row
-        cdef Py_ssize_t k, firsts = 0
+        cdef int64_t side = L.mask + 1, x0, y0, columns, rows
+        cdef Py_ssize_t k
         cdef int32_t i
-        cdef int32_t first[WINDOW_LISTS]
         self.out_n = 0
         if L.n:
             x0 = <int64_t>cells.x0 - self.span_x
@@ -399,31 +382,10 @@ cdef class UniformGrid(_CellLists):
                     if ranges_meet(&self.range[i], cells):
                         self._take(q, i)
             elif q.kind == Q_SWEPT:
-                self._walk_swept_homes(q, x0, cells.x1, y0, cells.y1)
+                walk_swept(self, q, L, self.cell_size, self.origin_x, self.origin_y, self.cell_size,
+                           True, x0, cells.x1, cells.y0, cells.y1, self.span_x, self.span_y)
             else:
-                # The window's lists start scattered in memory: ask for all their
-                # first objects at once (noting them, for windows of a few cells),
-                # then walk them.
-                for cy in range(y0, y0 + rows):
-                    row = (cy & L.mask) << L.wbits
-                    for cx in range(x0, x0 + columns):
-                        i = L.head[row | (cx & L.mask)]
-                        if i >= 0:
-                            prefetch(&self.range[i])
-                            prefetch(&self.next[i])
-                            if firsts < WINDOW_LISTS:
-                                first[firsts] = i
-                            firsts += 1
-                if firsts <= WINDOW_LISTS and q.kind == Q_CELLS and not q.check_layers:
-                    self._take_lists(cells, first, firsts)
-                elif firsts <= WINDOW_LISTS:
-                    for k in range(firsts):
-                        self._visit_list(q, first[k])
-                else:
-                    for cy in range(y0, y0 + rows):
-                        row = (cy & L.mask) << L.wbits
-                        for cx in range(x0, x0 + columns):
-                            self._visit_list(q, L.head[row | (cx & L.mask)])
+                walk_window(self, q, L, x0, y0, columns, rows)
         for k in range(self.n_large):
             i = self.large[k]
             if ranges_meet(&self.range[i], cells):

@@ -319,9 +319,9 @@ cdef class UniformGrid(_CellLists):
     cdef int _move(self, int32_t i, const Shape* b) noexcept nogil
     cdef void _reset(self) noexcept nogil
     cdef int _prepare_query(self, Query* q) noexcept nogil
-    cdef void _visit_list(self, const Query* q, int32_t i) noexcept nogil
-    cdef void _take_lists(self, const CellRange* cells, const int32_t* first, Py_ssize_t n) noexcept nogil
-    cdef void _walk_swept_homes(self, const Query* q, int64_t x0, int64_t x1, int64_t y0, int64_t y1) noexcept nogil
+    cdef inline void _prefetch_list(self, int32_t i) noexcept nogil
+    cdef inline void _visit_list(self, const Query* q, int32_t i) noexcept nogil
+    cdef inline void _visit_lists(self, const Query* q, const int32_t* first, Py_ssize_t n) noexcept nogil
     cdef void _collect(self, Query* q) noexcept nogil
     cdef int _pack_ranges(self) noexcept nogil
     cdef inline int _meeting_room(self, Py_ssize_t n, Py_ssize_t more) noexcept nogil
@@ -382,7 +382,9 @@ cdef class HierarchicalGrid(_CellLists):
     cdef Level* _level_of(self, int32_t i) noexcept nogil
     cdef void _detach(self, int32_t i) noexcept nogil
     cdef void _reset(self) noexcept nogil
-    cdef inline void _visit(self, const Query* q, const Level* L, int64_t cx, int64_t cy) noexcept nogil
+    cdef inline void _prefetch_list(self, int32_t i) noexcept nogil
+    cdef inline void _visit_list(self, const Query* q, int32_t i) noexcept nogil
+    cdef inline void _visit_lists(self, const Query* q, const int32_t* first, Py_ssize_t n) noexcept nogil
     cdef void _collect(self, Query* q) noexcept nogil
     cdef int _cover(self, Level* M) noexcept nogil
     cdef int _find_pairs(self) noexcept nogil
