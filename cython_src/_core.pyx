@@ -20,7 +20,7 @@ from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_4BYTE_KIND
 
 import numpy as np
 from libc.math cimport INFINITY, NAN, ceil, exp, fabs, floor, frexp, isfinite, isnan, log, sqrt
-from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport INT32_MIN, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 cdef extern from *:
     """

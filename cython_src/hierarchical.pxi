@@ -26,6 +26,10 @@ cdef enum:
     COVER_BITS_PER_OBJECT = 512   # sparse enough that wrapping seldom aliases
     COVER_CHECKS = 16             # a finer object over more sub-cells skips the filter
     COVER_MAX_BITS = 12           # at most 4096 x 4096 sub-cells (2 MB) per level
+    SPACING_SAMPLE = 256          # fewer points than this keep the finest level
+# The points' level is the coarsest in whose cells this share of them are alone:
+# for scattered points, about one point a cell.
+cdef double ALONE_SHARE = 0.6
 
 
 cdef inline Py_ssize_t test_run(const Shape* shape, const Box* box, int32_t a, const Filter* own,
@@ -61,6 +65,43 @@ cdef inline Py_ssize_t test_run(const Shape* shape, const Box* box, int32_t a, c
     return candidates
 
 
+cdef Py_ssize_t distinct_cells(const int64_t* corners, Py_ssize_t n, int32_t shift) noexcept nogil:
+    """How many distinct cells (x >> shift, y >> shift) the n pairs (x, y) in
+    `corners` name (an open-addressing count); -1 if out of memory."""
+    cdef Py_ssize_t k, slots = 16, count = 0
+    cdef uint64_t h, mask
+    cdef int64_t x, y
+    cdef int64_t* keys
+    cdef uint8_t* used
+    while slots < 2 * n:
+        slots *= 2
+    mask = <uint64_t>(slots - 1)
+    keys = <int64_t*>malloc(2 * slots * sizeof(int64_t))
+    used = <uint8_t*>calloc(slots, 1)
+    if keys == NULL or used == NULL:
+        free(keys)
+        free(used)
+        return -1
+    for k in range(n):
+        x = corners[2 * k] >> shift
+        y = corners[2 * k + 1] >> shift
+        h = ((<uint64_t>x * <uint64_t>0x9E3779B97F4A7C15) ^ (<uint64_t>y * <uint64_t>0xC2B2AE3D27D4EB4F)) >> 20
+        while True:
+            h &= mask
+            if not used[h]:
+                used[h] = 1
+                keys[2 * h] = x
+                keys[2 * h + 1] = y
+                count += 1
+                break
+            if keys[2 * h] == x and keys[2 * h + 1] == y:
+                break
+            h += 1
+    free(keys)
+    free(used)
+    return count
+
+
 cdef inline double longest_side(const Box* b) noexcept nogil:
     # Slightly under the true side, so equal objects whose widths differ by a
     # rounding error share a level; the sqrt(factor) margin dwarfs the difference.
@@ -86,7 +127,9 @@ cdef class HierarchicalGrid(_CellLists):
     A new level gets cells of (longest side x sqrt(hierarchy_factor)); the next
     ones are `hierarchy_factor` times larger or smaller. Each object lives in one
     cell of the smallest level whose cells are at least sqrt(hierarchy_factor)
-    times its longest side. Pairs are found by looking back over half of each
+    times its longest side. Points (no extent) fit any level: they share one,
+    chosen for their spacing (most of them alone in its cells) once there are
+    a few hundred of them. Pairs are found by looking back over half of each
     cell's neighbourhood within a level and checking upward across levels only,
     on `threads` threads (the result does not depend on how many). Sizes up to
     1e150 and coordinates up to 1e160 (world units) are accepted.
@@ -160,17 +203,24 @@ cdef class HierarchicalGrid(_CellLists):
         cdef double need = longest_side(b) * self.sqrt_factor
         return SMALLEST_CELL if 0.0 < need < SMALLEST_CELL else need
 
+    cdef int32_t _natural_exponent(self, double need) noexcept nogil:
+        """The smallest level whose cells are at least `need` (> 0) wide."""
+        cdef int32_t exponent = <int32_t>ceil((log(need) - self.log_base) / self.log_factor)
+        while self._cell_of_exponent(exponent) < need:
+            exponent += 1
+        while self._cell_of_exponent(exponent - 1) >= need:
+            exponent -= 1
+        return exponent
+
     cdef int32_t _exponent_for(self, const Box* b) noexcept nogil:
-        """The level an object belongs to: the smallest whose cells fit it (and
-        coarse enough for its position)."""
+        """The level an object belongs to: the smallest whose cells fit it, or
+        for a point the points' level (and coarse enough for its position)."""
         cdef double need = self._need(b), far = farthest(b)
         cdef int32_t exponent = 0
         if need > 0.0:
-            exponent = <int32_t>ceil((log(need) - self.log_base) / self.log_factor)
-            while self._cell_of_exponent(exponent) < need:
-                exponent += 1
-            while self._cell_of_exponent(exponent - 1) >= need:
-                exponent -= 1
+            exponent = self._natural_exponent(need)
+        elif self.has_point_level:
+            exponent = self.point_exponent
         elif self.n_levels:
             # A point fits any level: the finest one that already exists.
             exponent = self.levels[self.order[0]].exponent
@@ -220,6 +270,7 @@ cdef class HierarchicalGrid(_CellLists):
         if <double>(L.n + 1) > self.density * <double>((<Py_ssize_t>1) << (2 * L.wbits)) \
                 and L.wbits < LARGEST_WBITS:
             self._resize(L, L.wbits + 1)
+            self.spacing_due = True
         self._add_member(L, i)
         if longest_side(&box) > L.reach:
             L.reach = longest_side(&box)
@@ -270,9 +321,15 @@ cdef class HierarchicalGrid(_CellLists):
         self._enter_level(level, i)
         return 0
 
+    cdef void _changed(self) noexcept nogil:
+        if self.spacing_due:
+            self._respace()
+
     cdef inline bint _fits(self, const Level* L, const Box* box) noexcept nogil:
         """Is L the level an object with this box belongs to?"""
         cdef double need = self._need(box)
+        if need == 0.0 and self.has_point_level:
+            return L.exponent == self._exponent_for(box)
         return L.cell >= need and farthest(box) * L.inv < PRECISE_CELLS \
             and (need == 0.0 or L.cell / self.hierarchy_factor < need)
 
@@ -311,6 +368,78 @@ cdef class HierarchicalGrid(_CellLists):
     cdef int _move_rows(self, const int64_t[::1] ids, const Rows* batch) noexcept nogil:
         return move_rows(self, ids, batch)
 
+    # ------------------------------------------------------------- spacing
+
+    cdef double _alone_share(self, const double* corners, Py_ssize_t n, int32_t exponent,
+                             int64_t* cells) noexcept nogil:
+        """The share of the n points (x, y) in `corners` that would be alone in
+        the cells of level `exponent` (0 if out of memory); `cells` has room for
+        n cell pairs."""
+        cdef double inv = 1.0 / self._cell_of_exponent(exponent)
+        cdef Py_ssize_t k, distinct
+        for k in range(2 * n):
+            cells[k] = floor_int(corners[k] * inv)
+        distinct = distinct_cells(cells, n, 0)
+        return <double>distinct / <double>n if distinct > 0 else 0.0
+
+    cdef void _respace(self) noexcept nogil:
+        """Give the points (objects of no extent, which fit any level) the level
+        whose cells suit their spacing: the coarsest in which ALONE_SHARE of
+        them are still alone (counting the distinct cells they fall in), found
+        one level at a time from where they are; then move the points that live
+        elsewhere. Without it they would share the finest level there is,
+        however far apart, and searches around them would cross rings of empty
+        cells. Runs after a call that grew a table (see _changed), so its cost
+        is spread over the objects that made it grow. Out of memory, nothing
+        changes that matters: points moved so far are in cells that fit them."""
+        cdef Py_ssize_t i, m = 0
+        cdef int32_t start, exponent, target
+        cdef double* corners
+        cdef int64_t* cells
+        cdef Box box
+        self.spacing_due = False
+        if self.n_live < SPACING_SAMPLE:
+            return
+        corners = <double*>malloc(2 * self.n_live * sizeof(double))
+        cells = <int64_t*>malloc(2 * self.n_live * sizeof(int64_t))
+        if corners != NULL and cells != NULL:
+            for i in range(self.obj_hi):
+                if self.live[i]:
+                    shape_box(&self.body[i], &box)
+                    if self._need(&box) == 0.0:
+                        corners[2 * m] = box.minx
+                        corners[2 * m + 1] = box.miny
+                        m += 1
+        if m >= SPACING_SAMPLE:
+            start = exponent = self.point_exponent if self.has_point_level else \
+                (self.levels[self.order[0]].exponent if self.n_levels else 0)
+            if self._alone_share(corners, m, exponent, cells) >= ALONE_SHARE:
+                while exponent - start < 64 and self._cell_of_exponent(exponent + 1) <= LARGEST_CELL \
+                        and self._alone_share(corners, m, exponent + 1, cells) >= ALONE_SHARE:
+                    exponent += 1
+            else:
+                while start - exponent < 64 and self._cell_of_exponent(exponent - 1) >= SMALLEST_CELL:
+                    exponent -= 1
+                    if self._alone_share(corners, m, exponent, cells) >= ALONE_SHARE:
+                        break
+        free(corners)
+        free(cells)
+        if m < SPACING_SAMPLE or (self.has_point_level and exponent == self.point_exponent):
+            return
+        self.point_exponent = exponent
+        self.has_point_level = True
+        for i in range(self.obj_hi):
+            if not self.live[i]:
+                continue
+            shape_box(&self.body[i], &box)
+            if self._need(&box) > 0.0 or self._fits(&self.levels[self.level_of[i]], &box):
+                continue
+            target = self._level_index(self._exponent_for(&box))
+            if target < 0 or self._reserve_member(&self.levels[target]) < 0:
+                return
+            self._leave_level(<int32_t>i)
+            self._enter_level(target, <int32_t>i)
+
     cdef Level* _level_of(self, int32_t i) noexcept nogil:
         return &self.levels[self.level_of[i]]
 
@@ -319,6 +448,7 @@ cdef class HierarchicalGrid(_CellLists):
 
     cdef void _reset(self) noexcept nogil:
         cdef Py_ssize_t k
+        self.has_point_level = self.spacing_due = False
         for k in range(self.n_levels):
             level_empty(&self.levels[k])
             self.levels[k].reach = 0.0
@@ -638,7 +768,7 @@ cdef class HierarchicalGrid(_CellLists):
     cdef int _validate_placement(self) except -1:
         """Levels are in ascending order, each with its cell size and consistent
         lists (_CellLists._check_lists); each live object is a member of one level
-        and fits its cells."""
+        and fits its cells, a point no finer than the points' level."""
         cdef Py_ssize_t r, li, k, i, total = 0
         cdef const Level* L
         cdef Box box
@@ -669,6 +799,9 @@ cdef class HierarchicalGrid(_CellLists):
                 self._broken(f"id {i}: level {li}, member slot {self.slot[i]}")
             L = &self.levels[li]
             shape_box(&self.body[i], &box)
+            if self._need(&box) == 0.0 and self.has_point_level and L.exponent < self.point_exponent:
+                self._broken(f"point {i} lives in level {li} (exponent {L.exponent}), not the "
+                             f"points' level (exponent {self.point_exponent})")
             if not (L.cell >= self._need(&box) and farthest(&box) * L.inv < PRECISE_CELLS
                     and longest_side(&box) <= L.reach):
                 self._broken(f"id {i} with box {box} does not fit the cells of "

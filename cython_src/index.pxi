@@ -277,6 +277,11 @@ cdef class SpatialIndex:
     cdef void _reset(self) noexcept nogil:
         pass
 
+    cdef void _changed(self) noexcept nogil:
+        """Called once a call that added or moved objects is done (they are
+        live, the index consistent): a grid may reorganise here."""
+        pass
+
     cdef int _prepare_query(self, Query* q) noexcept nogil:
         """Fill what _collect needs beyond q's shape; INPUT_OK or FAR_X / FAR_Y."""
         return INPUT_OK
@@ -418,6 +423,7 @@ cdef class SpatialIndex:
         else:
             self.obj_hi += 1
         self.n_live += 1
+        self._changed()
         return i
 
     cdef inline void _set_filter(self, int32_t i, const Filter* f) noexcept nogil:
@@ -491,6 +497,7 @@ cdef class SpatialIndex:
             self._check_body(shape_from_rect(x, y, width, height, &b), &b, "", x, y, width, height)
             if self._move(i, &b) < 0:
                 raise MemoryError()
+            self._changed()
         finally:
             self.busy = False
         return 0
@@ -506,6 +513,7 @@ cdef class SpatialIndex:
             self._check_body(shape_from_circle(x, y, radius, &b), &b, "", x, y, radius, 0.0)
             if self._move(i, &b) < 0:
                 raise MemoryError()
+            self._changed()
         finally:
             self.busy = False
 
@@ -634,6 +642,7 @@ cdef class SpatialIndex:
                 target.n_live = self.n_live
                 target.handles = list(self.handles)
                 target.departed = dict(self.departed)
+                target._changed()
             finally:
                 target.busy = False
         finally:
@@ -1529,6 +1538,8 @@ cdef class SpatialIndex:
         with nogil:
             placed = self._attach_rows(idv, rows, radii)
         self._commit_new(idv, placed, handles, layer_v, mask_v)
+        with nogil:
+            self._changed()
         return ids
 
     cdef int _update_rows(self, ids, Py_ssize_t n, const Rows* batch) except -1:
@@ -1539,6 +1550,7 @@ cdef class SpatialIndex:
         self._check_ids(idv)
         with nogil:
             failed = self._move_rows(idv, batch)
+            self._changed()
         if failed:
             raise MemoryError()
         return 0

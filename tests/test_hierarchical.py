@@ -71,7 +71,8 @@ def test_objects_two_cells_apart_need_no_checks():
 def test_level_table_grows_with_density():
     grid = HierarchicalGrid(density=0.125)
     rng = np.random.default_rng(0)
-    grid.insert_rects(np.column_stack([rng.uniform(0, 1000, (5000, 2)), np.ones((5000, 2))]))
+    # About one object per cell: spaced as closely as their size, so no coarser level.
+    grid.insert_rects(np.column_stack([rng.uniform(0, 100, (5000, 2)), np.ones((5000, 2))]))
     (level,) = grid.stats()["levels"]
     assert level["grid"] ** 2 * 0.125 >= 5000 > (level["grid"] // 2) ** 2 * 0.125
     assert level["objects"] == 5000 and level["occupied_cells"] <= 5000
@@ -116,6 +117,102 @@ def test_points_and_far_away_tiny_objects():
     big = grid.insert_rect(0.0, 0.0, 10.0, 10.0)
     assert same_pairs(grid.pair_ids().tolist(), [(p, big), (far, near)])
     assert set(grid.query_point(1e15, 1e15)) == {far, near}
+
+
+def points_level(points, base, factor, start):
+    """The rule for the points' level, worked out here from the points alone:
+    from exponent `start`, the coarsest level (cells base * factor**e) in whose
+    cells at least 60% of the points are alone."""
+    def alone(e):
+        cells = np.floor(points / (base * factor ** e)).astype(np.int64)
+        _, counts = np.unique(cells, axis=0, return_counts=True)
+        return len(counts) / len(points)
+    e = start
+    if alone(e) >= 0.6:
+        while alone(e + 1) >= 0.6:
+            e += 1
+    else:
+        while alone(e) < 0.6:
+            e -= 1
+    return base * factor ** e
+
+
+def expected_pairs(point_ids, points, sized):
+    """Every touching pair among distinct points and boxes: a box and each point
+    in it (closed), and boxes that meet (by the brute-force reference); two
+    distinct points never touch. sized: (id, (x, y, w, h)) pairs."""
+    assert len(np.unique(points, axis=0)) == len(points)
+    boxes = BruteForce()
+    pairs = []
+    for i, (x, y, w, h) in sized:
+        boxes.insert(i, (x, y, w, h))
+        inside = (points[:, 0] >= x) & (points[:, 0] <= x + w) & (points[:, 1] >= y) & (points[:, 1] <= y + h)
+        pairs += [(i, j) for j in point_ids[inside].tolist()]
+    return pairs + boxes.pairs()
+
+
+def points_within(point_ids, points, x, y, r):
+    return set(point_ids[np.hypot(points[:, 0] - x, points[:, 1] - y) <= r].tolist())
+
+
+@pytest.mark.parametrize("first_side,spread,factor", [
+    (None, 1000.0, 2.0),        # points alone, far apart: coarser than the first point's cell
+    (100.0, 10.0, 2.0),         # dense points under a large first object: far finer than its
+    (None, 1000.0, 3.0),
+])
+def test_points_get_a_level_sized_for_their_spacing(first_side, spread, factor):
+    rng = np.random.default_rng(7)
+    points = rng.uniform(0.0, spread, (6000, 2))
+    grid = HierarchicalGrid(hierarchy_factor=factor)
+    sized, base = [], 1.0       # a first point's cell
+    if first_side is not None:
+        box = (-5.0, -5.0, first_side, first_side)
+        sized.append((grid.insert_rect(*box), box))
+        base = first_side * math.sqrt(factor)
+    ids = grid.insert_rects(np.column_stack([points, np.zeros_like(points)]))
+    expected = points_level(points, base, factor, 0)
+    (cell,) = {grid.level_of_id(i)[0] for i in ids.tolist()}
+    assert cell == pytest.approx(expected, rel=1e-9) and expected != pytest.approx(base)
+    grid.validate()
+    assert same_pairs(grid.pair_ids().tolist(), expected_pairs(ids, points, sized))
+    for x, y in rng.uniform(0.0, spread, (30, 2)).tolist():
+        r = spread / 50
+        assert set(grid.query_radius(x, y, r)) - {i for i, _ in sized} == points_within(ids, points, x, y, r)
+        if first_side is None:
+            nearest = np.sort(np.hypot(points[:, 0] - x, points[:, 1] - y))[:5]
+            assert np.allclose(grid.query_nearest_many([(x, y)], k=5)[2], nearest)
+
+
+def test_the_points_level_follows_their_spacing_both_ways():
+    """Points added one at a time far apart get a coarse level; many more in the
+    same square bring it down, moving the first ones with them; objects with an
+    extent stay in the smallest level that fits them throughout."""
+    rng = np.random.default_rng(11)
+    grid = HierarchicalGrid()
+    sized = []
+    for _ in range(300):
+        side = float(rng.uniform(0.5, 3.0))
+        box = (*rng.uniform(0.0, 2000.0, 2).tolist(), side, side)
+        sized.append((grid.insert_rect(*box), box))
+    cell, exponent = grid.level_of_id(sized[0][0])
+    base = cell / 2 ** exponent
+    sparse = rng.uniform(0.0, 2000.0, (3000, 2))
+    first = [grid.insert_rect(x, y, 0.0, 0.0) for x, y in sparse.tolist()]
+    (coarse,) = {grid.level_of_id(i)[0] for i in first}
+    dense = rng.uniform(0.0, 2000.0, (60000, 2))
+    ids = grid.insert_rects(np.column_stack([dense, np.zeros_like(dense)]))
+    (fine,) = {grid.level_of_id(i)[0] for i in first + ids.tolist()}
+    points = np.vstack([sparse, dense])
+    point_ids = np.array(first + ids.tolist())
+    assert fine < coarse
+    assert fine == pytest.approx(points_level(points, base, 2.0, round(math.log2(coarse / base))))
+    for i, (_, _, side, _) in sized:
+        assert side * math.sqrt(2) <= grid.level_of_id(i)[0] < 2 * side * math.sqrt(2)
+    grid.validate()
+    assert same_pairs(grid.pair_ids().tolist(), expected_pairs(point_ids, points, sized))
+    for x, y in rng.uniform(0.0, 2000.0, (20, 2)).tolist():
+        got = set(grid.query_radius(x, y, 15.0)) - {i for i, _ in sized}
+        assert got == points_within(point_ids, points, x, y, 15.0)
 
 
 @pytest.mark.parametrize("factor,density", [(1.0, 0.125), (1.05, 0.125), (2e6, 0.125), (0.5, 0.1), ("x", 0.1),

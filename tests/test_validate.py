@@ -21,6 +21,7 @@ UNIFORM_CORRUPTIONS = dict(
 HIERARCHICAL_CORRUPTIONS = dict(
     LIST_CORRUPTIONS, live_flag="live flag", free_ids="free_ids[0]", filter_count="n_filtered",
     level_order="ascending order", reach="does not fit the cells", level_cell="exponent",
+    point_level="not the points' level",
 )
 
 
@@ -37,6 +38,7 @@ def populated(grid):
     ids = grid.insert_rects(rects)
     grid.insert_circles(rng.uniform(-300, 300, (40, 2)), rng.uniform(0, 12, 40))
     grid.insert_rect(-100, -100, 500, 500)
+    grid.insert_circle(12.5, -7.0, 0.0)
     grid.remove_many(ids[::9])
     grid.update_rects(ids[1::9], rects[1::9] + 37.0)
     grid.set_filters(ids[2::9], 2, 5)

@@ -160,6 +160,7 @@ cdef class SpatialIndex:
     cdef int _move(self, int32_t i, const Shape* b) noexcept nogil
     cdef void _detach(self, int32_t i) noexcept nogil
     cdef void _reset(self) noexcept nogil
+    cdef void _changed(self) noexcept nogil
     cdef int _prepare_query(self, Query* q) noexcept nogil
     cdef void _collect(self, Query* q) noexcept nogil
     cdef int _find_pairs(self) noexcept nogil
@@ -362,6 +363,9 @@ cdef class HierarchicalGrid(_CellLists):
     cdef int32_t* level_of
     cdef PairChunk* chunks
     cdef Py_ssize_t chunks_cap, chunks_ready
+    cdef int32_t point_exponent     # the level of points (objects of no extent), once
+    cdef bint has_point_level       # chosen for their spacing
+    cdef bint spacing_due           # a table grew since the points' level was judged
     cdef inline double _cell_of_exponent(self, int32_t exponent) noexcept nogil
     cdef inline double _need(self, const Box* b) noexcept nogil
     cdef int32_t _exponent_for(self, const Box* b) noexcept nogil
@@ -379,6 +383,10 @@ cdef class HierarchicalGrid(_CellLists):
     cdef int _move(self, int32_t i, const Shape* b) noexcept nogil
     cdef int32_t _settle(self, int32_t i, const Shape* b) noexcept nogil
     cdef int _move_rows(self, const int64_t[::1] ids, const Rows* batch) noexcept nogil
+    cdef double _alone_share(self, const double* corners, Py_ssize_t n, int32_t exponent, int64_t* cells) noexcept nogil
+    cdef void _respace(self) noexcept nogil
+    cdef int32_t _natural_exponent(self, double need) noexcept nogil
+    cdef void _changed(self) noexcept nogil
     cdef Level* _level_of(self, int32_t i) noexcept nogil
     cdef void _detach(self, int32_t i) noexcept nogil
     cdef void _reset(self) noexcept nogil

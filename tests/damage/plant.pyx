@@ -44,8 +44,19 @@ cdef bint damage_uniform(UniformGrid grid, str what):
     return True
 
 
+cdef bint is_point(const Shape* s):
+    return s.p2 == 0.0 if s.p3 != s.p3 else (s.p2 == s.p0 and s.p3 == s.p1)
+
+
 cdef bint damage_hierarchical(HierarchicalGrid grid, str what):
-    cdef Py_ssize_t li
+    cdef Py_ssize_t li, i
+    if what == "point_level":
+        for i in range(grid.obj_hi):
+            if grid.live[i] and is_point(&grid.body[i]):
+                grid.has_point_level = True
+                grid.point_exponent = grid.levels[grid.level_of[i]].exponent + 1
+                return True
+        return False
     cdef Level* L
     cdef const Shape* s
     for li in range(grid.n_levels):
