@@ -14,6 +14,43 @@ cdef int nearer_first(const void* a, const void* b) noexcept nogil:
     return (p.id > q.id) - (p.id < q.id)
 
 
+cdef enum:
+    # Up to this many nearest objects are kept by insertion, past it by sorting.
+    INSERTED_NEAREST = 16
+
+
+cdef Py_ssize_t nearest_first(Nearby* found, Py_ssize_t n, double reach, Py_ssize_t k) noexcept nogil:
+    """Move the k (or fewer) nearest of the n candidates in `found` that lie
+    within `reach` to its front, in nearer_first's order; returns how many.
+    For a few, each candidate is inserted into the sorted front (which never
+    passes the one being read), so only those that beat the k-th are moved."""
+    cdef Py_ssize_t j, pos, kept = 0
+    cdef Nearby item
+    if k > INSERTED_NEAREST:
+        for j in range(n):
+            if found[j].distance <= reach:
+                found[kept] = found[j]
+                kept += 1
+        qsort(found, kept, sizeof(Nearby), nearer_first)
+        return kept if kept < k else k
+    for j in range(n):
+        item = found[j]
+        if not item.distance <= reach:
+            continue
+        if kept < k:
+            pos = kept
+            kept += 1
+        elif nearer_first(&item, &found[k - 1]) < 0:
+            pos = k - 1
+        else:
+            continue
+        while pos > 0 and nearer_first(&item, &found[pos - 1]) < 0:
+            found[pos] = found[pos - 1]
+            pos -= 1
+        found[pos] = item
+    return kept
+
+
 cdef int key_order(const void* a, const void* b) noexcept nogil:
     cdef int64_t p = (<const Touch*>a).key, q = (<const Touch*>b).key
     return (p > q) - (p < q)
@@ -853,12 +890,7 @@ cdef class SpatialIndex:
                 # (reach <= limit), else of all within `limit`.
                 if found < k:
                     reach = limit
-                found = 0
-                for j in range(m):
-                    if self.nearby[j].distance <= reach:
-                        self.nearby[found] = self.nearby[j]
-                        found += 1
-                qsort(self.nearby, found, sizeof(Nearby), nearer_first)
+                found = nearest_first(self.nearby, m, reach, k)
                 if found >= k and 0.0 < self.nearby[k - 1].distance < 1e300:
                     self.nearby_reach = 1.25 * self.nearby[k - 1].distance
                 return found if found < k else k

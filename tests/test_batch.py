@@ -441,14 +441,16 @@ def test_contended_run_writes_both_loads(tmp_path, monkeypatch, capsys):
         "n": 1, "update_same_cells_us": 0.5, "query_nearby_us": 0.5, "query_nearby_warm_us": 0.5,
         "query_nearby_warm_results": 10, "query_nearby_mean_results": 10.0})
     small_nearest, small_rays = bench.nearest.nearest_costs, bench.rays.ray_costs
-    monkeypatch.setattr(bench.nearest, "nearest_costs", lambda: small_nearest(n=500, queries=40))
+    monkeypatch.setattr(bench.nearest, "nearest_costs",
+                        lambda radius: small_nearest(n=500, queries=40, radius=radius))
     monkeypatch.setattr(bench.rays, "ray_costs",
                         lambda: small_rays(n=500, rays=40, shapely_rays=30, numpy_rays=20))
     argv = ["--contended", "--scenes", "uniform", "--sizes", "1000", "--frames", "2", "--out", str(tmp_path)]
     assert bench.main(argv) == 0
     results = json.loads((tmp_path / "results.json").read_text())
-    assert results["nearest"]["agree"] and set(results["nearest"]["ms"]) == {
-        "uniform grid", "hierarchical grid", "scipy cKDTree"}
+    assert [costs["radius"] for costs in results["nearest"]] == list(bench.nearest.RADII)
+    for costs in results["nearest"]:
+        assert costs["agree"] and set(costs["ms"]) == {"uniform grid", "hierarchical grid", "scipy cKDTree"}
     assert results["rays"]["agree"] and set(results["rays"]["us_per_ray"]) == {
         "uniform grid", "hierarchical grid", "numpy brute force", "shapely STRtree"}
     loads = [r["load"] for r in results["records"]]
