@@ -17,7 +17,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 from spatial_hash._core import HierarchicalGrid, UniformGrid, read_rect, read_vec2  # noqa: E402
 from spatial_hash.brute_force import BruteForce
 from spatial_hash.collision_system import CollisionObject, SpatialHashCollisionSystem
-from spatial_hash.grid import HierarchicalSpatialHash, OptimizedSpatialHash, SpatialHash
+from spatial_hash.object_hashes import HierarchicalSpatialHash, OptimizedSpatialHash, SpatialHash
 
 __all__ = [
     "BruteForce",

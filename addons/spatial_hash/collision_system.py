@@ -1,6 +1,6 @@
 """SpatialHashCollisionSystem and CollisionObject, as in the GDScript design they mirror."""
 from spatial_hash._core import read_vec2
-from spatial_hash.grid import OptimizedSpatialHash
+from spatial_hash.object_hashes import OptimizedSpatialHash
 
 
 class CollisionObject:

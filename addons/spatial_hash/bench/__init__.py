@@ -179,7 +179,7 @@ def per_object_costs(n=100_000, calls=100_000):
     its cells, and a query_nearby returning about ten objects, both at every
     object in turn (cold caches, as a game loop over its entities sees them) and
     repeated at one spot (warm: the call overhead alone)."""
-    from spatial_hash.grid import OptimizedSpatialHash
+    from spatial_hash.object_hashes import OptimizedSpatialHash
     scene = scenes.uniform(n)
     index = OptimizedSpatialHash(scene.cell_size)
     bounds = [tuple(b) for b in scene.bounds().tolist()]

@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 from spatial_hash._core import HierarchicalGrid, UniformGrid
-from spatial_hash.grid import OptimizedSpatialHash
+from spatial_hash.object_hashes import OptimizedSpatialHash
 
 
 def canonical_array(pairs):
