@@ -2,7 +2,7 @@
 """The compiled core of spatial_hash: every hot loop lives here, on C types only.
 
 One module built from one include file per concept: narrow-phase shapes, input
-checks, collision layers, the pair output, the shared index, cells as lists in a
+checks, collision layers, the pair output, nearest searches, the shared index, cells as lists in a
 wrapped table, the window walks of a query, the uniform grid, the hierarchical
 grid, and the batch move compiled for each grid.
 The structs the objects hold and the C layout of the classes (fields and C
@@ -19,7 +19,7 @@ from cpython.object cimport PyObject
 from cpython.unicode cimport PyUnicode_FromKindAndData, PyUnicode_4BYTE_KIND
 
 import numpy as np
-from libc.math cimport INFINITY, NAN, ceil, exp, fabs, floor, frexp, isfinite, isnan, log, sqrt
+from libc.math cimport INFINITY, NAN, ceil, exp, fabs, floor, fmax, fmin, frexp, isfinite, isnan, log, sqrt
 from libc.stdint cimport INT32_MIN, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 cdef extern from *:
@@ -64,6 +64,7 @@ include "convert.pxi"
 include "arrays.pxi"
 include "layers.pxi"
 include "pairs.pxi"
+include "nearest.pxi"
 include "index.pxi"
 include "cell_lists.pxi"
 include "windows.pxi"

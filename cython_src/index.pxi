@@ -5,52 +5,6 @@
 # completely before a hook changes anything.
 
 
-cdef int nearer_first(const void* a, const void* b) noexcept nogil:
-    """qsort's order for Nearby: by distance, then by id."""
-    cdef const Nearby* p = <const Nearby*>a
-    cdef const Nearby* q = <const Nearby*>b
-    if p.distance != q.distance:
-        return -1 if p.distance < q.distance else 1
-    return (p.id > q.id) - (p.id < q.id)
-
-
-cdef enum:
-    # Up to this many nearest objects are kept by insertion, past it by sorting.
-    INSERTED_NEAREST = 16
-
-
-cdef Py_ssize_t nearest_first(Nearby* found, Py_ssize_t n, double reach, Py_ssize_t k) noexcept nogil:
-    """Move the k (or fewer) nearest of the n candidates in `found` that lie
-    within `reach` to its front, in nearer_first's order; returns how many.
-    For a few, each candidate is inserted into the sorted front (which never
-    passes the one being read), so only those that beat the k-th are moved."""
-    cdef Py_ssize_t j, pos, kept = 0
-    cdef Nearby item
-    if k > INSERTED_NEAREST:
-        for j in range(n):
-            if found[j].distance <= reach:
-                found[kept] = found[j]
-                kept += 1
-        qsort(found, kept, sizeof(Nearby), nearer_first)
-        return kept if kept < k else k
-    for j in range(n):
-        item = found[j]
-        if not item.distance <= reach:
-            continue
-        if kept < k:
-            pos = kept
-            kept += 1
-        elif nearer_first(&item, &found[k - 1]) < 0:
-            pos = k - 1
-        else:
-            continue
-        while pos > 0 and nearer_first(&item, &found[pos - 1]) < 0:
-            found[pos] = found[pos - 1]
-            pos -= 1
-        found[pos] = item
-    return kept
-
-
 cdef int key_order(const void* a, const void* b) noexcept nogil:
     cdef int64_t p = (<const Touch*>a).key, q = (<const Touch*>b).key
     return (p > q) - (p < q)
@@ -934,8 +888,9 @@ cdef class SpatialIndex:
         RuntimeError if another thread's call holds the index."""
         cdef uint32_t layers = check_bits(mask, "mask")
         cdef const double[:, ::1] rows = as_rows(points, 2, "points")
-        cdef Py_ssize_t j, m = rows.shape[0], total = 0, n = 0, want
+        cdef Py_ssize_t j, m = rows.shape[0], total, n, want
         cdef Nearby* kept
+        cdef Nearby found
         cdef int64_t[::1] off
         cdef int32_t[::1] dest_ids
         cdef double[::1] dest_distances
@@ -948,32 +903,73 @@ cdef class SpatialIndex:
             want = self.n_live if k >= self.n_live else <Py_ssize_t>k
             offsets = np.empty(m + 1, dtype=np.int64)
             off = offsets
-            with nogil:
-                off[0] = 0
-                for j in range(m):
-                    n = self._nearest(rows[j, 0], rows[j, 1], want, max_distance, layers)
-                    if n < 0:
-                        break
-                    kept = <Nearby*>self._batch_room((total + n) * sizeof(Nearby))
-                    if kept == NULL:
-                        n = -1
-                        break
-                    memcpy(kept + total, self.nearby, n * sizeof(Nearby))
-                    total += n
-                    off[j + 1] = total
-            if n < 0:
+            if want <= VISITED_NEAREST:
+                total = self._nearest_in_visiting_order(rows, want, max_distance, layers, off)
+            else:
+                total = self._nearest_in_order(rows, want, max_distance, layers, off)
+            if total < 0:
                 raise MemoryError()
             ids = np.empty(total, dtype=np.int32)
             distances = np.empty(total, dtype=np.float64)
             dest_ids = ids
             dest_distances = distances
             kept = <Nearby*>self.batch_results
-            for j in range(total):
-                dest_ids[j] = kept[j].id
-                dest_distances[j] = kept[j].distance
+            for j in range(m):
+                for n in range(off[j + 1] - off[j]):
+                    found = kept[j * want + n] if want <= VISITED_NEAREST else kept[off[j] + n]
+                    dest_ids[off[j] + n] = found.id
+                    dest_distances[off[j] + n] = found.distance
             return offsets, ids, distances
         finally:
             self.busy = False
+
+    cdef Py_ssize_t _nearest_in_order(self, const double[:, ::1] rows, Py_ssize_t want,
+                                      double max_distance, uint32_t layers,
+                                      int64_t[::1] off) noexcept nogil:
+        """Each row's answer, in row order, one after another in batch_results;
+        off gets the offsets. Returns the total, -1 if out of memory."""
+        cdef Py_ssize_t j, n, total = 0
+        cdef Nearby* kept
+        off[0] = 0
+        for j in range(rows.shape[0]):
+            n = self._nearest(rows[j, 0], rows[j, 1], want, max_distance, layers)
+            if n < 0:
+                return -1
+            kept = <Nearby*>self._batch_room((total + n) * sizeof(Nearby))
+            if kept == NULL:
+                return -1
+            memcpy(kept + total, self.nearby, n * sizeof(Nearby))
+            total += n
+            off[j + 1] = total
+        return total
+
+    cdef Py_ssize_t _nearest_in_visiting_order(self, const double[:, ::1] rows, Py_ssize_t want,
+                                               double max_distance, uint32_t layers,
+                                               int64_t[::1] off) noexcept nogil:
+        """Each row's answer, searched in visiting order, at row j * want of
+        batch_results; off gets the offsets. Returns the total, -1 if out of
+        memory."""
+        cdef Py_ssize_t j, t, n, m = rows.shape[0]
+        cdef Py_ssize_t answers = m * want * sizeof(Nearby)
+        cdef char* room = <char*>self._batch_room(answers + (3 * m + VISIT_BANDS + 2) * sizeof(int32_t))
+        cdef int32_t* counts
+        cdef int32_t* order
+        if room == NULL:
+            return -1
+        counts = <int32_t*>(room + answers)
+        order = counts + m
+        visiting_order(rows, m, order, order + m)
+        for t in range(m):
+            j = order[t]
+            n = self._nearest(rows[j, 0], rows[j, 1], want, max_distance, layers)
+            if n < 0:
+                return -1
+            memcpy(<Nearby*>room + j * want, self.nearby, n * sizeof(Nearby))
+            counts[j] = <int32_t>n
+        off[0] = 0
+        for j in range(m):
+            off[j + 1] = off[j] + counts[j]
+        return off[m]
 
     # ---------------------------------------------------------------- ray casts
 

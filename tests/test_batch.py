@@ -185,6 +185,29 @@ def test_query_nearest_many_matches_brute_force(rows, points, k, limit, hierarch
         assert distances[offsets[j]:offsets[j + 1]].tolist() == [distance_to(*s, x, y) for s in shapes]
 
 
+@pytest.mark.parametrize("k", [1, 4, 17, 64, 65, 400])
+@pytest.mark.parametrize("hierarchical", [False, True])
+def test_many_nearest_searches_in_any_order_and_any_k_match_brute_force(k, hierarchical):
+    """A few hundred scattered queries (some repeated, rows in no spatial order)
+    for few and many objects each: every answer lands at its own row whichever
+    order the searches ran in, nearest first with ties in id order."""
+    rng = np.random.default_rng(4)
+    grid = HierarchicalGrid() if hierarchical else UniformGrid(6.0)
+    ids = np.concatenate([
+        grid.insert_circles(rng.uniform(-100, 100, (150, 2)), rng.choice([0.0, 1.5], 150)),
+        grid.insert_rects(np.hstack([rng.uniform(-100, 100, (150, 2)), rng.uniform(0, 9, (150, 2))]))])
+    points = rng.uniform(-130, 130, (240, 2))
+    points[200:] = points[:40]
+    oracle = oracle_pairs(grid, ids)
+    for limit in (np.inf, 20.0):
+        offsets, got, distances = grid.query_nearest_many(points, k, limit)
+        for j, (x, y) in enumerate(points.tolist()):
+            expected = oracle.query_nearest((x, y), k, limit, tie_order=lambda i: i)
+            assert got[offsets[j]:offsets[j + 1]].tolist() == expected
+            shapes = [oracle.shape(i) for i in expected]
+            assert distances[offsets[j]:offsets[j + 1]].tolist() == [distance_to(*s, x, y) for s in shapes]
+
+
 @pytest.mark.parametrize("grid", [UniformGrid(1e-3), HierarchicalGrid()], ids=["uniform", "hierarchical"])
 def test_nearest_reaches_an_object_whose_distance_squared_underflows(grid):
     # 2.4e-271 away: its square underflows, so the distance computes as 0 and

@@ -186,6 +186,8 @@ cdef class SpatialIndex:
     cdef list _out_handles(self)
     cdef list _box_query(self, int kind, double x, double y, double w, double h, object mask)
     cdef Py_ssize_t _nearest(self, double x, double y, Py_ssize_t k, double limit, uint32_t layers) noexcept nogil
+    cdef Py_ssize_t _nearest_in_order(self, const double[:, ::1] rows, Py_ssize_t want, double max_distance, uint32_t layers, int64_t[::1] off) noexcept nogil
+    cdef Py_ssize_t _nearest_in_visiting_order(self, const double[:, ::1] rows, Py_ssize_t want, double max_distance, uint32_t layers, int64_t[::1] off) noexcept nogil
     cdef int _ray_query(self, double x0, double y0, double x1, double y1, uint32_t layers, Query* q) noexcept nogil
     cdef int _ray_error(self, int code, str where, double x0, double y0, double x1, double y1) except -1
     cdef Py_ssize_t _ray_hits(self, Query* q) noexcept nogil
