@@ -2,9 +2,11 @@
 """The compiled core of spatial_hash: every hot loop lives here, on C types only.
 
 One module built from one include file per concept: narrow-phase shapes, input
-checks, collision layers, the pair output, nearest searches, the shared index, cells as lists in a
-wrapped table, the window walks of a query, the uniform grid, the hierarchical
-grid, and the batch move compiled for each grid.
+checks, collision layers, the pair output, nearest searches; the index both
+grids share, in layers (objects, queries, the pair search, then batches and
+validation); cells as lists in a wrapped table, the window walks of a query,
+the uniform grid, the hierarchical grid, and the batch move compiled for each
+grid.
 The structs the objects hold and the C layout of the classes (fields and C
 methods) are declared in spatial_hash/_core.pxd, which other Cython code can
 cimport to reach the same memory.
@@ -65,6 +67,9 @@ include "arrays.pxi"
 include "layers.pxi"
 include "pairs.pxi"
 include "nearest.pxi"
+include "objects.pxi"
+include "queries.pxi"
+include "pair_search.pxi"
 include "index.pxi"
 include "cell_lists.pxi"
 include "windows.pxi"

@@ -77,3 +77,11 @@ cdef void visiting_order(const double[:, ::1] points, Py_ssize_t m, int32_t* ord
         b = <Py_ssize_t>((points[j, 1] - lo) * scale)
         order[bands[b + 1]] = <int32_t>j
         bands[b + 1] += 1
+
+
+cdef int check_nearest_arguments(object k, double max_distance) except -1:
+    if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+        raise ValueError(f"k must be an int >= 0 (how many objects), got {k!r}")
+    if not max_distance >= 0.0:
+        raise ValueError(f"max_distance must be a number >= 0 (world units), got {max_distance!r}")
+    return 0

@@ -119,7 +119,9 @@ ctypedef struct Rows:
     const float* sizes
 
 
-cdef class SpatialIndex:
+# The index both grids share, in layers, each a class of its own file:
+# objects.pxi, queries.pxi, pair_search.pxi, index.pxi.
+cdef class _ObjectTable:
     cdef Shape* body            # per id: its shape
     cdef uint32_t* stamp
     cdef uint8_t* live          # per id: 1 while it names an object
@@ -132,27 +134,8 @@ cdef class SpatialIndex:
     cdef uint32_t cur_stamp
     cdef int32_t* out
     cdef Py_ssize_t out_n, out_cap
-    cdef PairList found          # the last pair pass's pairs (or candidates)
     cdef uint32_t* generation   # per id: bumped when its object is removed
-    cdef Touch* touching        # the pairs the last pair_events reported, by key
-    cdef Touch* seen            # and this call's (the two swap after each call)
-    cdef Py_ssize_t n_touching, touching_cap, seen_cap
-    cdef dict departed          # (id, generation) -> handle, of objects removed since
-    cdef RayHit* ray_hits       # a ray cast's hits, sorted
-    cdef Py_ssize_t ray_hits_cap
-    cdef Nearby* nearby         # a nearest-object search's candidates, sorted
-    cdef Py_ssize_t nearby_cap
-    cdef char* batch_results    # a batch query's results so far (nearest, rays, boxes)
-    cdef Py_ssize_t batch_results_cap
-    cdef double nearby_reach    # where the next search starts: a little past the last
-                                # one's farthest answer, as nearby points tend to want
-    cdef bint keep_candidates   # the pair pass keeps every pair it tests
-    cdef double phase_ms[PHASES]
     cdef bint busy
-    cdef Py_ssize_t broad_phase_count   # broad_phase_pairs, once _resolve_broad_phase ran
-    cdef bint broad_phase_pending       # ... which it has not since the last pair pass
-    cdef readonly Py_ssize_t narrow_phase_checks
-    cdef readonly Py_ssize_t hits
     cdef int _grow_objects(self, Py_ssize_t old_cap, Py_ssize_t new_cap) noexcept nogil
     cdef int _check_placement(self, const Box* b) noexcept nogil
     cdef double _safe_magnitude(self) noexcept nogil
@@ -163,8 +146,6 @@ cdef class SpatialIndex:
     cdef void _changed(self) noexcept nogil
     cdef int _prepare_query(self, Query* q) noexcept nogil
     cdef void _collect(self, Query* q) noexcept nogil
-    cdef int _find_pairs(self) noexcept nogil
-    cdef int _resolve_broad_phase(self) except -1
     cdef double _search_start(self) noexcept nogil
     cdef int _idle(self) except -1
     cdef int _claim(self) except -1
@@ -182,6 +163,19 @@ cdef class SpatialIndex:
     cdef int _update_box(self, object_id, double x, double y, double width, double height) except -1
     cdef void _release(self, int32_t i) noexcept nogil
     cdef void _empty(self) noexcept nogil
+    cdef int _depart(self, Py_ssize_t i) except -1
+    cdef int _broken(self, str what) except -1
+
+
+cdef class _Queries(_ObjectTable):
+    cdef RayHit* ray_hits       # a ray cast's hits, sorted
+    cdef Py_ssize_t ray_hits_cap
+    cdef Nearby* nearby         # a nearest-object search's candidates, sorted
+    cdef Py_ssize_t nearby_cap
+    cdef char* batch_results    # a batch query's results so far (nearest, rays, boxes)
+    cdef Py_ssize_t batch_results_cap
+    cdef double nearby_reach    # where the next search starts: a little past the last
+                                # one's farthest answer, as nearby points tend to want
     cdef list _run_query(self, Query* q, str where, double x, double y, double a, double c)
     cdef list _out_handles(self)
     cdef list _box_query(self, int kind, double x, double y, double w, double h, object mask)
@@ -194,12 +188,30 @@ cdef class SpatialIndex:
     cdef Py_ssize_t _cast(self, double x0, double y0, double x1, double y1, object mask) except -1
     cdef tuple _hit_tuple(self, Py_ssize_t j)
     cdef void* _batch_room(self, Py_ssize_t size) noexcept nogil
+
+
+cdef class _PairSearch(_Queries):
+    cdef PairList found          # the last pair pass's pairs (or candidates)
+    cdef Touch* touching        # the pairs the last pair_events reported, by key
+    cdef Touch* seen            # and this call's (the two swap after each call)
+    cdef Py_ssize_t n_touching, touching_cap, seen_cap
+    cdef dict departed          # (id, generation) -> handle, of objects removed since
+    cdef bint keep_candidates   # the pair pass keeps every pair it tests
+    cdef double phase_ms[PHASES]
+    cdef Py_ssize_t broad_phase_count   # broad_phase_pairs, once _resolve_broad_phase ran
+    cdef bint broad_phase_pending       # ... which it has not since the last pair pass
+    cdef readonly Py_ssize_t narrow_phase_checks
+    cdef readonly Py_ssize_t hits
+    cdef int _find_pairs(self) noexcept nogil
+    cdef int _resolve_broad_phase(self) except -1
     cdef int _pairs_now(self, bint candidates=*) except -1
     cdef object _found_array(self, object out)
-    cdef int _depart(self, Py_ssize_t i) except -1
     cdef object _pair_changes(self)
     cdef object _handle_then(self, int32_t i, uint32_t generation)
-    cdef int _broken(self, str what) except -1
+    cdef int _depart(self, Py_ssize_t i) except -1
+
+
+cdef class SpatialIndex(_PairSearch):
     cdef int _validate_ids(self) except -1
     cdef int _validate_placement(self) except -1
     cdef int _check_ids(self, const int64_t[::1] ids) except -1
