@@ -74,6 +74,7 @@ include "index.pxi"
 include "cell_lists.pxi"
 include "windows.pxi"
 include "uniform.pxi"
+include "uniform_pairs.pxi"
 include "hierarchical.pxi"
 include "batch_moves.pxi"
 

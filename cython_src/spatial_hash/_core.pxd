@@ -311,7 +311,7 @@ cdef class UniformGrid(_CellLists):
     cdef Py_ssize_t packed_range_cap
     cdef Py_ssize_t packed_n        # how many it packed
     cdef bint exact_homes           # its windows of the wrapped table hold only homes in
-                                    # the world cells they name (set by _pack_ranges)
+                                    # the world cells they name (set by pack_ranges)
     cdef int32_t* meeting           # the pair pass's meeting pairs of packed objects
     cdef Py_ssize_t meeting_cap
     cdef int _grow_objects(self, Py_ssize_t old_cap, Py_ssize_t new_cap) noexcept nogil
@@ -338,11 +338,6 @@ cdef class UniformGrid(_CellLists):
     cdef inline void _visit_list(self, const Query* q, int32_t i) noexcept nogil
     cdef inline void _visit_lists(self, const Query* q, const int32_t* first, Py_ssize_t n) noexcept nogil
     cdef void _collect(self, Query* q) noexcept nogil
-    cdef int _pack_ranges(self) noexcept nogil
-    cdef inline int _meeting_room(self, Py_ssize_t n, Py_ssize_t more) noexcept nogil
-    cdef Py_ssize_t _meeting_pairs(self) noexcept nogil
-    cdef Py_ssize_t _object_meetings(self, const Level* L, Py_ssize_t u, Py_ssize_t end, Py_ssize_t n) noexcept nogil
-    cdef int _touching_pairs(self, Py_ssize_t n) noexcept nogil
     cdef int _find_pairs(self) noexcept nogil
     cdef int _resolve_broad_phase(self) except -1
     cdef int _validate_placement(self) except -1
