@@ -76,6 +76,8 @@ include "windows.pxi"
 include "uniform.pxi"
 include "uniform_pairs.pxi"
 include "hierarchical.pxi"
+include "hierarchical_pairs.pxi"
+include "points_level.pxi"
 include "batch_moves.pxi"
 
 # The mask with every layer: the default mask of objects and queries.

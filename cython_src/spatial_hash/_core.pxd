@@ -392,8 +392,6 @@ cdef class HierarchicalGrid(_CellLists):
     cdef int _move(self, int32_t i, const Shape* b) noexcept nogil
     cdef int32_t _settle(self, int32_t i, const Shape* b) noexcept nogil
     cdef int _move_rows(self, const int64_t[::1] ids, const Rows* batch) noexcept nogil
-    cdef double _alone_share(self, const double* corners, Py_ssize_t n, int32_t exponent, int64_t* cells) noexcept nogil
-    cdef void _respace(self) noexcept nogil
     cdef int32_t _natural_exponent(self, double need) noexcept nogil
     cdef void _changed(self) noexcept nogil
     cdef Level* _level_of(self, int32_t i) noexcept nogil
@@ -403,8 +401,5 @@ cdef class HierarchicalGrid(_CellLists):
     cdef inline void _visit_list(self, const Query* q, int32_t i) noexcept nogil
     cdef inline void _visit_lists(self, const Query* q, const int32_t* first, Py_ssize_t n) noexcept nogil
     cdef void _collect(self, Query* q) noexcept nogil
-    cdef int _cover(self, Level* M) noexcept nogil
     cdef int _find_pairs(self) noexcept nogil
-    cdef void _chunk_pairs(self, PairChunk* out) noexcept nogil
-    cdef Py_ssize_t _upward_pairs(self, Py_ssize_t start, Py_ssize_t end, const Level* L, const Level** ups, int n_up, PairChunk* out) noexcept nogil
     cdef int _validate_placement(self) except -1

@@ -1,0 +1,289 @@
+# The hierarchical grid's pair pass, as functions over the grid (typed as the
+# final HierarchicalGrid, so what they call on it is a direct call): each
+# level's objects are packed in cell order, the pairs within a level are found
+# by looking back over half of each cell's neighbourhood, and each object meets
+# the coarser levels only (never downward), on the grid's threads, chunk by
+# chunk, so that the pairs come out in the same order for any thread count.
+
+
+cdef inline Py_ssize_t test_run(const Shape* shape, const Box* box, int32_t a, const Filter* own,
+                                const Level* M, Py_ssize_t v, Py_ssize_t end,
+                                PairChunk* out) noexcept nogil:
+    """Test object a (its shape, box and filter: NULL if every object has the
+    default) against M's packed objects v .. end-1 whose filters pass with its
+    own, keeping the pairs that touch (all of them, if out.keep_all); returns
+    how many candidates there were, -1 if out of memory."""
+    cdef Py_ssize_t candidates = end - v, kept = out.found.n
+    cdef int32_t* pairs
+    cdef bint keep_all = out.keep_all
+    if candidates <= 0:
+        return 0
+    if pair_room(&out.found, candidates) < 0:
+        out.failed = 1
+        return -1
+    pairs = out.found.ids
+    if own == NULL:
+        while v < end:
+            put_pair(pairs + 2 * kept, a, M.packed_id[v])
+            kept += shapes_touch(shape, box, &M.packed[v]) | keep_all
+            v += 1
+    else:
+        while v < end:
+            if filters_pass(own, &M.packed_filter[v]):
+                put_pair(pairs + 2 * kept, a, M.packed_id[v])
+                kept += shapes_touch(shape, box, &M.packed[v]) | keep_all
+            else:
+                out.filtered_out += 1
+            v += 1
+    out.found.n = kept
+    return candidates
+
+
+cdef int cover_level(HierarchicalGrid g, Level* M) noexcept nogil:
+    """Set M's cover bits: every sub-cell each of its objects' boxes overlaps."""
+    cdef int32_t bits = 3
+    cdef int64_t mask, sx, sy, sx0, sx1, sy0, sy1, b
+    cdef Py_ssize_t k, words
+    cdef Box box
+    while (<Py_ssize_t>1) << (2 * bits) < COVER_BITS_PER_OBJECT * M.n and bits < COVER_MAX_BITS:
+        bits += 1
+    words = occupancy_words(bits)
+    if grow_array(<void**>&M.cover, &M.cover_cap, words, sizeof(uint64_t)) < 0:
+        return -1
+    memset(M.cover, 0, words * sizeof(uint64_t))
+    M.cover_bits = bits
+    mask = ((<int64_t>1) << bits) - 1
+    for k in range(M.n):
+        shape_box(&M.packed[k], &box)
+        sx0 = floor_int(box.minx * M.cover_inv)
+        sx1 = floor_int(box.maxx * M.cover_inv)
+        sy0 = floor_int(box.miny * M.cover_inv)
+        sy1 = floor_int(box.maxy * M.cover_inv)
+        # A box wider than the table sets every column: clip, not wrap twice.
+        if sx1 - sx0 > mask:
+            sx1 = sx0 + mask
+        if sy1 - sy0 > mask:
+            sy1 = sy0 + mask
+        for sy in range(sy0, sy1 + 1):
+            for sx in range(sx0, sx1 + 1):
+                b = ((sy & mask) << bits) | (sx & mask)
+                M.cover[b >> 6] |= (<uint64_t>1) << (b & 63)
+    return 0
+
+
+cdef int hierarchical_pair_pass(HierarchicalGrid g) noexcept nogil:
+    """Pack every level, cut the levels' occupied cells into chunks, find each
+    chunk's pairs (on up to `threads` threads: chunks only read the packed
+    levels and write their own buffers), then join the buffers in chunk order,
+    so the result does not depend on the thread count or scheduling."""
+    cdef Py_ssize_t r, k, n_chunks = 0, pieces, words, total = 0, tested = 0, filtered_out = 0
+    cdef PairChunk* chunk
+    cdef int failed = 0
+    cdef Py_ssize_t finer = 0
+    cdef Level* M
+    for r in range(g.n_levels):
+        if g.levels[r].n and g._pack(&g.levels[r], g.threads) < 0:
+            return -1
+    for r in range(g.n_levels):
+        M = &g.levels[g.order[r]]
+        # A cover costs a few bits per object of its level and saves a window
+        # search per finer object it turns away: built only where those are many.
+        M.cover_inv = M.inv * COVER_SPLIT
+        M.cover_bits = 0
+        if M.n and finer >= M.n and cover_level(g, M) < 0:
+            return -1
+        finer += M.n
+    for r in range(g.n_levels):
+        if g.levels[g.order[r]].n == 0:
+            continue
+        words = occupancy_words(g.levels[g.order[r]].wbits)
+        pieces = min(words, LEVEL_CHUNKS)
+        if grow_array(<void**>&g.chunks, &g.chunks_cap, n_chunks + pieces,
+                      sizeof(PairChunk)) < 0:
+            return -1
+        for k in range(pieces):
+            chunk = &g.chunks[n_chunks]
+            if n_chunks >= g.chunks_ready:
+                chunk.found.ids = NULL
+                chunk.found.cap = 0
+                chunk.passed = NULL
+                chunk.passed_cap = 0
+                g.chunks_ready += 1
+            chunk.rank = r
+            chunk.keep_all = g.keep_candidates
+            chunk.w0 = words * k // pieces
+            chunk.w1 = words * (k + 1) // pieces
+            n_chunks += 1
+    if g._serial(g.n_live):
+        for k in range(n_chunks):
+            chunk_pairs(g, &g.chunks[k])
+    else:
+        for k in prange(n_chunks, num_threads=g.threads, schedule="dynamic", chunksize=1):
+            chunk_pairs(g, &g.chunks[k])
+    for k in range(n_chunks):
+        failed = failed | g.chunks[k].failed
+        total += g.chunks[k].found.n
+        tested += g.chunks[k].tested
+        filtered_out += g.chunks[k].filtered_out
+    g.found.n = 0
+    if failed or pair_room(&g.found, total) < 0:
+        return -1
+    for k in range(n_chunks):
+        memcpy(g.found.ids + 2 * g.found.n, g.chunks[k].found.ids,
+               2 * g.chunks[k].found.n * sizeof(int32_t))
+        g.found.n += g.chunks[k].found.n
+    g.broad_phase_count = tested
+    g.narrow_phase_checks = tested - filtered_out
+    g.hits = total
+    return 0
+
+
+cdef void chunk_pairs(HierarchicalGrid g, PairChunk* out) noexcept nogil:
+    """The pairs of the objects in one chunk of one level's occupied cells:
+    within the level the rest of each cell and the half of its neighbourhood
+    behind it (the three cells of the row above, the cell to the left), so
+    each pair of cells meets once; then across levels, upward only, one
+    coarser level at a time."""
+    cdef const Level* L = &g.levels[g.order[out.rank]]
+    cdef Py_ssize_t up, u, w, nth, start, end, tested = 0, t
+    cdef Py_ssize_t behind[8]     # the row above's runs, then the left cell's
+    cdef const Level* ups[UPWARD_GROUP]
+    cdef int n_up, k, n_behind
+    cdef int64_t c
+    cdef int32_t a
+    cdef uint64_t word
+    cdef const Shape* shape
+    cdef const Filter* own
+    cdef Box box
+    out.found.n = out.tested = out.filtered_out = 0
+    out.failed = 0
+    if out.w0 >= out.w1:
+        return
+    nth = L.word_rank[out.w0]     # this chunk's first occupied cell
+    for w in range(out.w0, out.w1):
+        word = L.occupied[w]
+        while word:
+            c = (w << 6) | count_trailing_zeros(word)
+            word &= word - 1
+            start = L.cell_start[nth]
+            end = L.cell_start[nth + 1]
+            nth += 1
+            n_behind = row_runs(L, (((c >> L.wbits) - 1) & L.mask) << L.wbits,
+                                (c & L.mask) - 1, (c & L.mask) + 1, behind)
+            n_behind += row_runs(L, c & ~L.mask, (c & L.mask) - 1, (c & L.mask) - 1,
+                                 behind + n_behind)
+            for u in range(start, end):
+                a = L.packed_id[u]
+                shape = &L.packed[u]
+                own = g._own_filter(L, u)
+                shape_box(shape, &box)
+                t = test_run(shape, &box, a, own, L, u + 1, end, out)
+                tested += end - u - 1
+                for k in range(0, n_behind, 2):
+                    t |= test_run(shape, &box, a, own, L, behind[k], behind[k + 1], out)
+                    tested += behind[k + 1] - behind[k]
+                if t < 0:
+                    return
+    start = L.cell_start[L.word_rank[out.w0]]
+    end = L.cell_start[L.word_rank[out.w1]]
+    n_up = 0
+    for up in range(out.rank + 1, g.n_levels):
+        if g.levels[g.order[up]].n:
+            ups[n_up] = &g.levels[g.order[up]]
+            n_up += 1
+        if n_up == UPWARD_GROUP or (n_up and up == g.n_levels - 1):
+            t = upward_pairs(g, start, end, L, ups, n_up, out)
+            if t < 0:
+                return
+            tested += t
+            n_up = 0
+    out.tested = tested
+
+
+cdef Py_ssize_t upward_pairs(HierarchicalGrid g, Py_ssize_t start, Py_ssize_t end, const Level* L,
+                             const Level** ups, int n_up, PairChunk* out) noexcept nogil:
+    """Test L's packed objects start .. end-1 against the coarser levels ups:
+    each object against the objects of the cells that can reach it, unless
+    the level's cover bitmap says none can. Two passes: the cheap cover test
+    of every object and level, noting the objects that pass for each level;
+    then their searches, level by level. Returns the number of tests, -1 if
+    out of memory."""
+    cdef const Level* M
+    cdef double pad
+    cdef int64_t mask, side, ux0, ux1, uy, uy0, uy1
+    cdef int64_t sx, sy, sx0, sx1, sy0, sy1, b
+    cdef int32_t bits, a
+    cdef Py_ssize_t u, j, n = end - start, tested = 0, t = 0
+    cdef Py_ssize_t runs[4]
+    cdef int k, n_runs
+    cdef Py_ssize_t n_passed[UPWARD_GROUP]
+    cdef const int64_t* passed
+    cdef const Shape* shape
+    cdef const Filter* own
+    cdef Box box
+    cdef int covered, m
+    # The covers' parameters, copied where no write through `out` can alias them.
+    cdef const uint64_t* cover[UPWARD_GROUP]
+    cdef double cover_inv[UPWARD_GROUP]
+    cdef int64_t cover_mask[UPWARD_GROUP]
+    cdef int32_t cover_bits[UPWARD_GROUP]
+    if grow_array(<void**>&out.passed, &out.passed_cap, n * n_up, sizeof(int64_t)) < 0:
+        out.failed = 1
+        return -1
+    for m in range(n_up):
+        n_passed[m] = 0
+        cover[m] = ups[m].cover
+        cover_inv[m] = ups[m].cover_inv
+        cover_bits[m] = ups[m].cover_bits
+        cover_mask[m] = ((<int64_t>1) << ups[m].cover_bits) - 1
+    for u in range(start, end):
+        shape_box(&L.packed[u], &box)
+        for m in range(n_up):
+            covered = 1
+            if cover_bits[m]:
+                sx0 = floor_int(box.minx * cover_inv[m])
+                sx1 = floor_int(box.maxx * cover_inv[m])
+                sy0 = floor_int(box.miny * cover_inv[m])
+                sy1 = floor_int(box.maxy * cover_inv[m])
+                if sx0 == sx1 and sy0 == sy1:     # most finer objects: one sub-cell
+                    b = ((sy0 & cover_mask[m]) << cover_bits[m]) | (sx0 & cover_mask[m])
+                    covered = (cover[m][b >> 6] >> (b & 63)) & 1
+                elif (sx1 - sx0 + 1) * (sy1 - sy0 + 1) <= COVER_CHECKS:
+                    covered = 0
+                    for sy in range(sy0, sy1 + 1):
+                        for sx in range(sx0, sx1 + 1):
+                            b = ((sy & cover_mask[m]) << cover_bits[m]) | (sx & cover_mask[m])
+                            covered = covered | ((cover[m][b >> 6] >> (b & 63)) & 1)
+            out.passed[m * n + n_passed[m]] = u
+            n_passed[m] += covered
+    for m in range(n_up):
+        M = ups[m]
+        # M's objects reach at most M.reach past their cell's corner (padded
+        # for the shaved sides and rounding).
+        pad = M.reach * 1.001
+        mask = M.mask
+        side = mask + 1
+        bits = M.wbits
+        passed = out.passed + m * n
+        for j in range(n_passed[m]):
+            u = passed[j]
+            shape = &L.packed[u]
+            a = L.packed_id[u]
+            own = g._own_filter(L, u)
+            shape_box(shape, &box)
+            ux0 = floor_int((box.minx - pad) * M.inv)
+            uy0 = floor_int((box.miny - pad) * M.inv)
+            ux1 = floor_int(box.maxx * M.inv)
+            uy1 = floor_int(box.maxy * M.inv)
+            if ux1 - ux0 >= side:
+                ux1 = ux0 + side - 1
+            if uy1 - uy0 >= side:
+                uy1 = uy0 + side - 1
+            for uy in range(uy0, uy1 + 1):
+                n_runs = row_runs(M, (uy & mask) << bits, ux0, ux1, runs)
+                for k in range(0, n_runs, 2):
+                    t |= test_run(shape, &box, a, own, M, runs[k], runs[k + 1], out)
+                    tested += runs[k + 1] - runs[k]
+            if t < 0:
+                return -1
+    return tested

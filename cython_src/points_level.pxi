@@ -1,0 +1,116 @@
+# The level the hierarchical grid gives points (objects of no extent, which fit
+# any level): the coarsest in whose cells most of them are alone, so that
+# searches around them do not cross rings of empty cells.
+
+# The points' level is the coarsest in whose cells this share of them are alone:
+# for scattered points, about one point a cell.
+cdef double ALONE_SHARE = 0.6
+
+
+cdef Py_ssize_t distinct_cells(const int64_t* corners, Py_ssize_t n, int32_t shift) noexcept nogil:
+    """How many distinct cells (x >> shift, y >> shift) the n pairs (x, y) in
+    `corners` name (an open-addressing count); -1 if out of memory."""
+    cdef Py_ssize_t k, slots = 16, count = 0
+    cdef uint64_t h, mask
+    cdef int64_t x, y
+    cdef int64_t* keys
+    cdef uint8_t* used
+    while slots < 2 * n:
+        slots *= 2
+    mask = <uint64_t>(slots - 1)
+    keys = <int64_t*>malloc(2 * slots * sizeof(int64_t))
+    used = <uint8_t*>calloc(slots, 1)
+    if keys == NULL or used == NULL:
+        free(keys)
+        free(used)
+        return -1
+    for k in range(n):
+        x = corners[2 * k] >> shift
+        y = corners[2 * k + 1] >> shift
+        h = ((<uint64_t>x * <uint64_t>0x9E3779B97F4A7C15) ^ (<uint64_t>y * <uint64_t>0xC2B2AE3D27D4EB4F)) >> 20
+        while True:
+            h &= mask
+            if not used[h]:
+                used[h] = 1
+                keys[2 * h] = x
+                keys[2 * h + 1] = y
+                count += 1
+                break
+            if keys[2 * h] == x and keys[2 * h + 1] == y:
+                break
+            h += 1
+    free(keys)
+    free(used)
+    return count
+
+
+cdef double alone_share(HierarchicalGrid g, const double* corners, Py_ssize_t n, int32_t exponent,
+                         int64_t* cells) noexcept nogil:
+    """The share of the n points (x, y) in `corners` that would be alone in
+    the cells of level `exponent` (0 if out of memory); `cells` has room for
+    n cell pairs."""
+    cdef double inv = 1.0 / g._cell_of_exponent(exponent)
+    cdef Py_ssize_t k, distinct
+    for k in range(2 * n):
+        cells[k] = floor_int(corners[k] * inv)
+    distinct = distinct_cells(cells, n, 0)
+    return <double>distinct / <double>n if distinct > 0 else 0.0
+
+
+cdef void respace(HierarchicalGrid g) noexcept nogil:
+    """Give the points (objects of no extent, which fit any level) the level
+    whose cells suit their spacing: the coarsest in which ALONE_SHARE of
+    them are still alone (counting the distinct cells they fall in), found
+    one level at a time from where they are; then move the points that live
+    elsewhere. Without it they would share the finest level there is,
+    however far apart, and searches around them would cross rings of empty
+    cells. Runs after a call that grew a table (see _changed), so its cost
+    is spread over the objects that made it grow. Out of memory, nothing
+    changes that matters: points moved so far are in cells that fit them."""
+    cdef Py_ssize_t i, m = 0
+    cdef int32_t start, exponent, target
+    cdef double* corners
+    cdef int64_t* cells
+    cdef Box box
+    g.spacing_due = False
+    if g.n_live < SPACING_SAMPLE:
+        return
+    corners = <double*>malloc(2 * g.n_live * sizeof(double))
+    cells = <int64_t*>malloc(2 * g.n_live * sizeof(int64_t))
+    if corners != NULL and cells != NULL:
+        for i in range(g.obj_hi):
+            if g.live[i]:
+                shape_box(&g.body[i], &box)
+                if g._need(&box) == 0.0:
+                    corners[2 * m] = box.minx
+                    corners[2 * m + 1] = box.miny
+                    m += 1
+    if m >= SPACING_SAMPLE:
+        start = exponent = g.point_exponent if g.has_point_level else \
+            (g.levels[g.order[0]].exponent if g.n_levels else 0)
+        if alone_share(g, corners, m, exponent, cells) >= ALONE_SHARE:
+            while exponent - start < 64 and g._cell_of_exponent(exponent + 1) <= LARGEST_CELL \
+                    and alone_share(g, corners, m, exponent + 1, cells) >= ALONE_SHARE:
+                exponent += 1
+        else:
+            while start - exponent < 64 and g._cell_of_exponent(exponent - 1) >= SMALLEST_CELL:
+                exponent -= 1
+                if alone_share(g, corners, m, exponent, cells) >= ALONE_SHARE:
+                    break
+    free(corners)
+    free(cells)
+    if m < SPACING_SAMPLE or (g.has_point_level and exponent == g.point_exponent):
+        return
+    g.point_exponent = exponent
+    g.has_point_level = True
+    for i in range(g.obj_hi):
+        if not g.live[i]:
+            continue
+        shape_box(&g.body[i], &box)
+        if g._need(&box) > 0.0 or g._fits(&g.levels[g.level_of[i]], &box):
+            continue
+        target = g._level_index(g._exponent_for(&box))
+        if target < 0 or g._reserve_member(&g.levels[target]) < 0:
+            return
+        g._leave_level(<int32_t>i)
+        g._enter_level(target, <int32_t>i)
