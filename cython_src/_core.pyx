@@ -4,9 +4,9 @@
 One module built from one include file per concept: narrow-phase shapes, input
 checks, collision layers, the pair output, nearest searches; the index both
 grids share, in layers (objects, queries, the pair search, then batches and
-validation); cells as lists in a wrapped table, the window walks of a query,
-the uniform grid, the hierarchical grid, and the batch move compiled for each
-grid.
+validation); cells as lists in a wrapped table, the window walks of a query;
+the uniform grid and its pair pass; the hierarchical grid, its pair pass and
+its points' level; and the batch move compiled for each grid.
 The structs the objects hold and the C layout of the classes (fields and C
 methods) are declared in spatial_hash/_core.pxd, which other Cython code can
 cimport to reach the same memory.
