@@ -47,14 +47,14 @@ cdef Py_ssize_t distinct_cells(const int64_t* corners, Py_ssize_t n, int32_t shi
 cdef double alone_share(HierarchicalGrid g, const double* corners, Py_ssize_t n, int32_t exponent,
                          int64_t* cells) noexcept nogil:
     """The share of the n points (x, y) in `corners` that would be alone in
-    the cells of level `exponent` (0 if out of memory); `cells` has room for
+    the cells of level `exponent`, -1 if out of memory; `cells` has room for
     n cell pairs."""
     cdef double inv = 1.0 / g._cell_of_exponent(exponent)
     cdef Py_ssize_t k, distinct
     for k in range(2 * n):
         cells[k] = floor_int(corners[k] * inv)
     distinct = distinct_cells(cells, n, 0)
-    return <double>distinct / <double>n if distinct > 0 else 0.0
+    return <double>distinct / <double>n if distinct >= 0 else -1.0
 
 
 cdef void respace(HierarchicalGrid g) noexcept nogil:
@@ -68,7 +68,8 @@ cdef void respace(HierarchicalGrid g) noexcept nogil:
     is spread over the objects that made it grow. Out of memory, nothing
     changes that matters: points moved so far are in cells that fit them."""
     cdef Py_ssize_t i, m = 0
-    cdef int32_t start, exponent, target
+    cdef int32_t start, exponent = 0, target
+    cdef double share = 0.0
     cdef double* corners
     cdef int64_t* cells
     cdef Box box
@@ -88,18 +89,26 @@ cdef void respace(HierarchicalGrid g) noexcept nogil:
     if m >= SPACING_SAMPLE:
         start = exponent = g.point_exponent if g.has_point_level else \
             (g.levels[g.order[0]].exponent if g.n_levels else 0)
-        if alone_share(g, corners, m, exponent, cells) >= ALONE_SHARE:
-            while exponent - start < 64 and g._cell_of_exponent(exponent + 1) <= LARGEST_CELL \
-                    and alone_share(g, corners, m, exponent + 1, cells) >= ALONE_SHARE:
+        share = alone_share(g, corners, m, exponent, cells)
+        if share >= ALONE_SHARE:
+            while exponent - start < 64 and g._cell_of_exponent(exponent + 1) <= LARGEST_CELL:
+                share = alone_share(g, corners, m, exponent + 1, cells)
+                if share < ALONE_SHARE:
+                    break
                 exponent += 1
-        else:
+        elif share >= 0.0:
+            # Finer, but only as far as makes them alone: points stacked on one
+            # another are never alone, and keep the level they have.
             while start - exponent < 64 and g._cell_of_exponent(exponent - 1) >= SMALLEST_CELL:
                 exponent -= 1
-                if alone_share(g, corners, m, exponent, cells) >= ALONE_SHARE:
+                share = alone_share(g, corners, m, exponent, cells)
+                if share >= ALONE_SHARE or share < 0.0:
                     break
+            if not share >= ALONE_SHARE:
+                exponent = start
     free(corners)
     free(cells)
-    if m < SPACING_SAMPLE or (g.has_point_level and exponent == g.point_exponent):
+    if m < SPACING_SAMPLE or share < 0.0 or (g.has_point_level and exponent == g.point_exponent):
         return
     g.point_exponent = exponent
     g.has_point_level = True

@@ -183,6 +183,17 @@ def test_points_get_a_level_sized_for_their_spacing(first_side, spread, factor):
             assert np.allclose(grid.query_nearest_many([(x, y)], k=5)[2], nearest)
 
 
+def test_points_stacked_on_one_another_keep_their_level():
+    """Points that are never alone, however fine the cells, are not sent down
+    the levels looking for cells that would part them."""
+    grid = HierarchicalGrid()
+    ids = grid.insert_rects(np.tile([5.0, 5.0, 0.0, 0.0], (1000, 1)))
+    assert {grid.level_of_id(i) for i in ids.tolist()} == {(1.0, 0)}
+    assert len(grid.pair_ids()) == 1000 * 999 // 2 == grid.hits
+    assert sorted(grid.query_radius(5.0, 5.0, 0.0)) == ids.tolist()
+    grid.validate()
+
+
 def test_the_points_level_follows_their_spacing_both_ways():
     """Points added one at a time far apart get a coarse level; many more in the
     same square bring it down, moving the first ones with them; objects with an
