@@ -1,8 +1,8 @@
 # The base of every index: dense integer ids, each with its shape, collision
 # filter, query stamp and Python handle, and the calls on one object at a time.
-# Subclasses decide where objects live by overriding the placement, query and
-# pair hooks; everything here validates input completely before a hook changes
-# anything.
+# Subclasses decide where objects live by overriding the placement and query
+# hooks here (and the pair hooks of pair_search.pxi); everything validates input
+# completely before a hook changes anything.
 
 
 cdef int grow_array(void** ptr, Py_ssize_t* cap, Py_ssize_t need, size_t item) noexcept nogil:

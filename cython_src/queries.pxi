@@ -240,7 +240,6 @@ cdef class _Queries(_ObjectTable):
         cdef const double[:, ::1] rows = as_rows(points, 2, "points")
         cdef Py_ssize_t j, m = rows.shape[0], total, n, want
         cdef Nearby* kept
-        cdef Nearby found
         cdef int64_t[::1] off
         cdef int32_t[::1] dest_ids
         cdef double[::1] dest_distances
@@ -263,12 +262,13 @@ cdef class _Queries(_ObjectTable):
             distances = np.empty(total, dtype=np.float64)
             dest_ids = ids
             dest_distances = distances
-            kept = <Nearby*>self.batch_results
             for j in range(m):
+                # The answers of row j: at row j * want when searched in visiting
+                # order, one after another otherwise.
+                kept = <Nearby*>self.batch_results + (j * want if want <= VISITED_NEAREST else off[j])
                 for n in range(off[j + 1] - off[j]):
-                    found = kept[j * want + n] if want <= VISITED_NEAREST else kept[off[j] + n]
-                    dest_ids[off[j] + n] = found.id
-                    dest_distances[off[j] + n] = found.distance
+                    dest_ids[off[j] + n] = kept[n].id
+                    dest_distances[off[j] + n] = kept[n].distance
             return offsets, ids, distances
         finally:
             self.busy = False
