@@ -301,7 +301,8 @@ cdef class _Queries(_ObjectTable):
         memory."""
         cdef Py_ssize_t j, t, n, m = rows.shape[0]
         cdef Py_ssize_t answers = m * want * sizeof(Nearby)
-        cdef char* room = <char*>self._batch_room(answers + (3 * m + VISIT_BANDS + 2) * sizeof(int32_t))
+        # The answers, then a count per row, the visiting order and its bands.
+        cdef char* room = <char*>self._batch_room(answers + (2 * m + VISIT_BANDS + 1) * sizeof(int32_t))
         cdef int32_t* counts
         cdef int32_t* order
         if room == NULL:
