@@ -1,4 +1,6 @@
-"""Builds the Cython core `spatial_hash._core`; metadata lives in pyproject.toml.
+"""Builds the Cython cores `spatial_hash._core` (2D) and `spatial_hash._core3d` (3D),
+both rendered from the templates in cython_src/ (cython_src/render.py); metadata
+lives in pyproject.toml.
 
 The pair search of the hierarchical grid can use several threads through OpenMP;
 where the compiler has no OpenMP (Apple's clang, say) the core is built without
@@ -8,6 +10,7 @@ lookups count bits; the popcnt instruction is used when the compiler takes
 """
 import os
 import subprocess
+import sys
 import tempfile
 
 from Cython.Build import cythonize
@@ -51,16 +54,19 @@ class BuildWithProbes(build_ext):
         return True
 
 
-core = Extension(
-    "spatial_hash._core",
-    sources=["cython_src/_core.pyx"],
-    extra_compile_args=["-O3"],
-)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "cython_src"))
+from render import render  # noqa: E402
+
+render(os.path.join("cython_src", "generated"))
+cores = [Extension("spatial_hash." + module,
+                   sources=["cython_src/generated/%s/%s.pyx" % (folder, module)],
+                   extra_compile_args=["-O3"])
+         for folder, module in (("d2", "_core"),)]
 
 setup(
     cmdclass={"build_ext": BuildWithProbes},
     ext_modules=cythonize(
-        [core],
+        cores,
         compiler_directives={
             "language_level": 3,
             "boundscheck": False,

@@ -7,7 +7,7 @@ from Cython.Build import cythonize
 from setuptools import Distribution, Extension
 
 HERE = pathlib.Path(__file__).resolve().parent
-INTERFACE = HERE.parents[1] / "cython_src"        # holds spatial_hash/_core.pxd
+INTERFACE = HERE.parents[1] / "cython_src" / "generated" / "d2"   # spatial_hash/_core.pxd, as setup.py rendered it
 
 
 def build(folder):
