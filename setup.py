@@ -55,13 +55,14 @@ class BuildWithProbes(build_ext):
 
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "cython_src"))
-from render import render  # noqa: E402
+from render import render, render_stubs  # noqa: E402
 
 render(os.path.join("cython_src", "generated"))
+render_stubs(os.path.join("addons", "spatial_hash"))
 cores = [Extension("spatial_hash." + module,
                    sources=["cython_src/generated/%s/%s.pyx" % (folder, module)],
                    extra_compile_args=["-O3"])
-         for folder, module in (("d2", "_core"),)]
+         for folder, module in (("d2", "_core"), ("d3", "_core3d"))]
 
 setup(
     cmdclass={"build_ext": BuildWithProbes},

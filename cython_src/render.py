@@ -68,6 +68,8 @@ def render(out_dir):
         (folder / "spatial_hash").mkdir(parents=True, exist_ok=True)
         for template in sorted(HERE.glob("*.in")):
             name = template.name[:-len(".in")]
+            if name == "_core.pyi":
+                continue
             if name == "_core.pyx":
                 target = folder / (namespace["MODULE"] + ".pyx")
             elif name == "_core.pxd":
@@ -81,5 +83,17 @@ def render(out_dir):
     return out_dir
 
 
+def render_stubs(package_dir):
+    """Render the type stubs of both cores into the package: _core.pyi, _core3d.pyi."""
+    template = Tempita.Template((HERE / "_core.pyi.in").read_text(), name="_core.pyi.in")
+    for dimension in (2, 3):
+        namespace = names(dimension)
+        target = pathlib.Path(package_dir) / (namespace["MODULE"] + ".pyi")
+        text = template.substitute(namespace)
+        if not target.exists() or target.read_text() != text:
+            target.write_text(text)
+
+
 if __name__ == "__main__":
     render(sys.argv[1] if len(sys.argv) > 1 else RENDERED)
+    render_stubs(HERE.parent / "addons" / "spatial_hash")

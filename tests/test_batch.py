@@ -336,17 +336,20 @@ def test_rejected_batches_change_nothing(call, error, named):
 
 def test_benchmark_methods_agree_on_small_scenes():
     """The benchmark's own cross-check on tiny scenes: every peer and both of this
-    library's APIs must report identical pairs (behaviour, not timing)."""
+    library's APIs must report identical pairs (behaviour, not timing), in 2D
+    and, for the methods that have a 3D form, in 3D."""
     from spatial_hash import bench
-    from spatial_hash.bench import peers
-    sizes = {"uniform": [300], "mixed": [300], "clustered": [300], "bullets": [600]}
+    from spatial_hash.bench import peers, scenes
+    sizes = {"uniform": [300], "mixed": [300], "clustered": [300], "bullets": [600],
+             "uniform3d": [300], "clustered3d": [300], "mixed3d": [300]}
     records, problems = bench.run(sizes, peers.METHODS, frames=1, full=True)
     assert problems == []
     counted = [r for r in records if not r["skipped"]]
-    assert len(counted) == len(sizes) * len(peers.METHODS)
+    raced = sum(scenes.dimension(name) in m.dims for name in sizes for m in peers.METHODS)
+    assert len(counted) == raced == 4 * len(peers.METHODS) + 3 * (len(peers.METHODS) - 3)
     assert all(r["pairs"] > 0 for r in counted)
     text = bench.table(records)
-    assert text.count("x slower") == len(sizes) * (len(peers.METHODS) - 1)
+    assert text.count("x slower") == raced - len(sizes)
     assert text.count("best") == len(sizes)
 
 

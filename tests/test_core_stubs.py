@@ -1,16 +1,24 @@
-"""_core.pyi says what the compiled core has: every public name, class, method
-and attribute, no more and no fewer."""
+"""_core.pyi and _core3d.pyi say what the compiled cores have: every public
+name, class, method and attribute, no more and no fewer."""
 import ast
 import pathlib
 
-import spatial_hash._core as core
+import pytest
 
-STUB = pathlib.Path(core.__file__).with_name("_core.pyi")
+import spatial_hash._core as core_2d
+import spatial_hash._core3d as core_3d
+
+CORES = {"2D": (core_2d, "_core.pyi", {"UniformGrid", "HierarchicalGrid"}),
+         "3D": (core_3d, "_core3d.pyi", {"UniformGrid3D", "HierarchicalGrid3D"})}
 KEPT_DUNDERS = {"__len__", "__contains__", "__init__"}
 
 
-def stub_names():
-    tree = ast.parse(STUB.read_text())
+def stub_of(core, name):
+    return pathlib.Path(core.__file__).with_name(name)
+
+
+def stub_names(stub):
+    tree = ast.parse(stub.read_text())
     top, classes = set(), {}
     for node in tree.body:
         if isinstance(node, ast.ClassDef):
@@ -40,8 +48,10 @@ def runtime_members(cls):
     return {name for name in names if not name.startswith("_") or name in KEPT_DUNDERS} - {"__init__"}
 
 
-def test_the_stub_names_exactly_what_the_core_has():
-    top, classes = stub_names()
+@pytest.mark.parametrize("dimension", CORES)
+def test_the_stub_names_exactly_what_the_core_has(dimension):
+    core, stub, _ = CORES[dimension]
+    top, classes = stub_names(stub_of(core, stub))
     public = {name for name in dir(core) if not name.startswith("_") and name != "np"}
     assert top == public
     for name, members in classes.items():
@@ -57,12 +67,26 @@ def is_final(cls):
     return False
 
 
-def test_the_stub_marks_final_exactly_the_final_core_classes():
+@pytest.mark.parametrize("dimension", CORES)
+def test_the_stub_marks_final_exactly_the_final_core_classes(dimension):
     # The grids are final so that their batch moves call their own hooks
     # directly; the stub tells type checkers the same.
-    stub_final = {node.name for node in ast.parse(STUB.read_text()).body
+    core, stub, grids = CORES[dimension]
+    stub_final = {node.name for node in ast.parse(stub_of(core, stub).read_text()).body
                   if isinstance(node, ast.ClassDef)
                   and any(isinstance(d, ast.Name) and d.id == "final" for d in node.decorator_list)}
-    _, classes = stub_names()
+    _, classes = stub_names(stub_of(core, stub))
     assert stub_final == {name for name in classes if is_final(getattr(core, name))}
-    assert stub_final == {"UniformGrid", "HierarchicalGrid"}
+    assert stub_final == grids
+
+
+def test_the_stubs_are_rendered_from_their_template(tmp_path):
+    """Both stubs come from cython_src/_core.pyi.in, as the build renders them."""
+    import importlib.util
+    source = pathlib.Path(__file__).resolve().parents[1] / "cython_src" / "render.py"
+    spec = importlib.util.spec_from_file_location("render", source)
+    render = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(render)
+    render.render_stubs(tmp_path)
+    for core, stub, _ in CORES.values():
+        assert (tmp_path / stub).read_text() == stub_of(core, stub).read_text(), stub

@@ -13,3 +13,10 @@ def test_sizes_that_hold_everywhere():
     # CellRange: four int32 cell coordinates, so the uniform grid's pair pass
     # reads four packed ranges per cache line.
     assert STRUCT_SIZES["CellRange"] == 16
+
+
+def test_sizes_in_3d():
+    # Shape in 3D: six doubles (a box's corners, or a sphere and two NaNs).
+    # CellRange: six int32 cell coordinates.
+    from spatial_hash._core3d import STRUCT_SIZES as SIZES_3D
+    assert SIZES_3D == {"Shape": 48, "CellRange": 24}

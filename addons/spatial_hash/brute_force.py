@@ -8,8 +8,14 @@ bit of the other's layer; a query's mask takes the objects on its layers).
 import math
 
 from spatial_hash._core import ALL_LAYERS, read_rect, read_vec2
+from spatial_hash._core3d import read_box, read_vec3
 
 DEFAULT_FILTER = (1, ALL_LAYERS)
+
+# Shapes here have any number of axes (2 or 3): a box is its min corner then its
+# max corner, (minx, miny[, minz], maxx, maxy[, maxz]); a circle or sphere is its
+# centre then its radius. Sums of squares run over the axes in order, as the
+# compiled core adds them, so that both round alike.
 
 
 def filters_pass(a, b):
@@ -18,28 +24,32 @@ def filters_pass(a, b):
 
 
 def _boxes_meet(a, b):
-    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+    d = len(a) // 2
+    return all(a[i] <= b[d + i] and b[i] <= a[d + i] for i in range(d))
+
+
+def _squares(values):
+    total = 0.0
+    for v in values:
+        total += v * v
+    return total
 
 
 def _circle_meets_box(c, b):
-    x, y, r = c
-    px = min(max(x, b[0]), b[2])
-    py = min(max(y, b[1]), b[3])
-    dx = x - px
-    dy = y - py
-    return dx * dx + dy * dy <= r * r
+    d = len(b) // 2
+    nearest = [min(max(c[i], b[i]), b[d + i]) for i in range(d)]
+    return _squares(c[i] - nearest[i] for i in range(d)) <= c[d] * c[d]
 
 
 def _circles_meet(a, b):
-    dx = a[0] - b[0]
-    dy = a[1] - b[1]
-    rr = a[2] + b[2]
-    return dx * dx + dy * dy <= rr * rr
+    d = len(a) - 1
+    rr = a[d] + b[d]
+    return _squares(a[i] - b[i] for i in range(d)) <= rr * rr
 
 
 def shapes_touch(box_a, circle_a, box_b, circle_b):
-    """Overlap of two shapes, each a box (minx, miny, maxx, maxy) plus an optional
-    circle (x, y, r) that the box bounds."""
+    """Overlap of two shapes, each a box plus an optional circle or sphere that
+    the box bounds."""
     if not _boxes_meet(box_a, box_b):
         return False
     if circle_a is not None:
@@ -63,91 +73,94 @@ def _window(qmin, qmax, d, bmin, bmax, t):
     return t[0] <= t[1]
 
 
-def swept_box_hits(box, dx, dy, other):
-    """Does `box` moved by t*(dx, dy), for some t in [0, 1], touch box `other`?
+def swept_box_hits(box, motion, other):
+    """Does `box` moved by t * motion, for some t in [0, 1], touch box `other`?
     Only within the box it sweeps over (the time windows alone can, by rounding,
     accept a box just beyond it)."""
-    reach = (box[0] + dx if dx < 0 else box[0], box[1] + dy if dy < 0 else box[1],
-             box[2] if dx < 0 else box[2] + dx, box[3] if dy < 0 else box[3] + dy)
+    d = len(motion)
+    reach = tuple(box[i] + motion[i] if motion[i] < 0 else box[i] for i in range(d)) \
+        + tuple(box[d + i] if motion[i] < 0 else box[d + i] + motion[i] for i in range(d))
     t = [0.0, 1.0]
-    return (_boxes_meet(reach, other)
-            and _window(box[0], box[2], dx, other[0], other[2], t)
-            and _window(box[1], box[3], dy, other[1], other[3], t))
+    return _boxes_meet(reach, other) and all(
+        _window(box[i], box[d + i], motion[i], other[i], other[d + i], t) for i in range(d))
 
 
-def distance_to(box, circle, x, y):
-    """Distance from the point (x, y) to a shape (0 inside it), computed as the
+def distance_to(box, circle, *point):
+    """Distance from the point to a shape (0 inside it), computed as the
     compiled core computes it."""
+    d = len(point)
     if circle is not None:
-        dx = x - circle[0]
-        dy = y - circle[1]
-        return max(0.0, math.sqrt(dx * dx + dy * dy) - circle[2])
-    dx = box[0] - x if x < box[0] else (x - box[2] if x > box[2] else 0.0)
-    dy = box[1] - y if y < box[1] else (y - box[3] if y > box[3] else 0.0)
-    return math.sqrt(dx * dx + dy * dy)
+        return max(0.0, math.sqrt(_squares(point[i] - circle[i] for i in range(d))) - circle[d])
+    return math.sqrt(_squares(box[i] - point[i] if point[i] < box[i] else
+                              (point[i] - box[d + i] if point[i] > box[d + i] else 0.0)
+                              for i in range(d)))
 
 
-def _ray_box(box, sx, sy, dx, dy):
-    minx, miny, maxx, maxy = box
-    if minx <= sx <= maxx and miny <= sy <= maxy:
-        return 0.0, (sx, sy), (0.0, 0.0)
-    t0, t1, tx, ty = 0.0, 1.0, -1.0, -1.0
-    for s, d, lo, hi, axis in ((sx, dx, minx, maxx, "x"), (sy, dy, miny, maxy, "y")):
-        if d == 0.0:
-            if s < lo or s > hi:
+def _ray_box(box, start, motion):
+    d = len(start)
+    if all(box[i] <= start[i] <= box[d + i] for i in range(d)):
+        return 0.0, start, (0.0,) * d
+    t0, t1 = 0.0, 1.0
+    enter = [-1.0] * d
+    for i in range(d):
+        if motion[i] == 0.0:
+            if start[i] < box[i] or start[i] > box[d + i]:
                 return None
             continue
-        ta, tb = (lo - s) / d, (hi - s) / d
-        enter, leave = min(ta, tb), max(ta, tb)
-        if axis == "x":
-            tx = enter
-        else:
-            ty = enter
-        t1 = min(t1, leave)
-        t0 = max(t0, enter)
+        ta, tb = (box[i] - start[i]) / motion[i], (box[d + i] - start[i]) / motion[i]
+        enter[i] = min(ta, tb)
+        t1 = min(t1, max(ta, tb))
+        t0 = max(t0, enter[i])
     if t0 > t1:
         return None
-    normal = ((-1.0 if dx > 0.0 else 1.0), 0.0) if tx >= ty else (0.0, (-1.0 if dy > 0.0 else 1.0))
-    return t0, (sx + t0 * dx, sy + t0 * dy), normal
+    # The slab entered last gives the normal; on a tie, the earlier axis.
+    axis = max(range(d), key=lambda i: (enter[i], -i))
+    normal = tuple((-1.0 if motion[i] > 0.0 else 1.0) if i == axis else 0.0 for i in range(d))
+    return t0, tuple(start[i] + t0 * motion[i] for i in range(d)), normal
 
 
-def _ray_circle(circle, sx, sy, dx, dy):
-    cx, cy, r = circle
-    fx, fy = sx - cx, sy - cy
-    inside = fx * fx + fy * fy - r * r
+def _ray_circle(circle, start, motion):
+    d = len(start)
+    r = circle[d]
+    offset = [start[i] - circle[i] for i in range(d)]
+    inside = _squares(offset) - r * r
     if inside <= 0.0:
-        return 0.0, (sx, sy), (0.0, 0.0)
-    a = dx * dx + dy * dy
-    b = fx * dx + fy * dy
+        return 0.0, start, (0.0,) * d
+    a = _squares(motion)
+    b = 0.0
+    for i in range(d):
+        b += offset[i] * motion[i]
     disc = b * b - a * inside
     if a == 0.0 or b >= 0.0 or disc < 0.0:
         return None
     t = (-b - math.sqrt(disc)) / a
     if t > 1.0:
         return None
-    x, y = sx + t * dx, sy + t * dy
+    point = tuple(start[i] + t * motion[i] for i in range(d))
     if r > 0.0:
-        normal = ((x - cx) / r, (y - cy) / r)
+        normal = tuple((point[i] - circle[i]) / r for i in range(d))
     else:
         length = math.sqrt(a)
-        normal = (-dx / length, -dy / length)
-    return t, (x, y), normal
+        normal = tuple(-motion[i] / length for i in range(d))
+    return t, point, normal
 
 
 def ray_hit(box, circle, start, end):
-    """(fraction, (x, y), (nx, ny)) where the segment from start to end first meets
-    the shape (a box, plus the circle it bounds if any), or None; the rules of the
-    compiled core: its box must be touched, a start inside is met at 0 with normal
-    (0, 0)."""
-    (sx, sy), (ex, ey) = start, end
-    dx, dy = ex - sx, ey - sy
-    if not swept_box_hits((sx, sy, sx, sy), dx, dy, box):
+    """(fraction, point, normal) where the segment from start to end first meets
+    the shape (a box, plus the circle or sphere it bounds if any), or None; the
+    rules of the compiled core: its box must be touched, a start inside is met at
+    0 with a zero normal."""
+    motion = tuple(e - s for s, e in zip(start, end))
+    if not swept_box_hits(tuple(start) * 2, motion, box):
         return None
-    return _ray_circle(circle, sx, sy, dx, dy) if circle else _ray_box(box, sx, sy, dx, dy)
+    return _ray_circle(circle, start, motion) if circle else _ray_box(box, start, motion)
 
 
 class BruteForce:
     """Reference broad phase with the same object-keyed API as OptimizedSpatialHash."""
+
+    _read_vector = staticmethod(read_vec2)
+    _read_bounds = staticmethod(read_rect)
 
     def __init__(self):
         self._shapes = {}   # obj -> (box, circle or None); dicts keep insertion order
@@ -160,16 +173,23 @@ class BruteForce:
     def __contains__(self, obj):
         return obj in self._shapes
 
+    def _box(self, bounds):
+        numbers = self._read_bounds(bounds)
+        d = len(numbers) // 2
+        return numbers[:d] + tuple(numbers[i] + numbers[d + i] for i in range(d))
+
     def insert(self, obj, bounds):
-        x, y, w, h = read_rect(bounds)
-        self._shapes[obj] = ((x, y, x + w, y + h), None)
+        self._shapes[obj] = (self._box(bounds), None)
 
     update = insert
 
+    def _ball(self, center, radius):
+        """The box and the circle (or sphere) of the given centre and radius."""
+        c, r = self._read_vector(center, "center"), float(radius)
+        return tuple(v - r for v in c) + tuple(v + r for v in c), c + (r,)
+
     def insert_circle(self, obj, center, radius):
-        x, y = read_vec2(center, "center")
-        r = float(radius)
-        self._shapes[obj] = ((x - r, y - r, x + r, y + r), (x, y, r))
+        self._shapes[obj] = self._ball(center, radius)
 
     def remove(self, obj, *_ignored):
         self._filters.pop(obj, None)
@@ -215,32 +235,31 @@ class BruteForce:
         return found
 
     def query_range(self, bounds, mask=ALL_LAYERS):
-        x, y, w, h = read_rect(bounds)
-        box = (x, y, x + w, y + h)
+        box = self._box(bounds)
         return [o for o, (b, c) in self._on(mask) if shapes_touch(box, None, b, c)]
 
     def query_point(self, point, mask=ALL_LAYERS):
-        return self.query_range(read_vec2(point, "point") + (0.0, 0.0), mask)
+        point = self._read_vector(point, "point")
+        return self.query_range(point + (0.0,) * len(point), mask)
 
     def query_radius(self, center, radius, mask=ALL_LAYERS):
-        x, y = read_vec2(center, "center")
-        r = float(radius)
-        box = (x - r, y - r, x + r, y + r)
-        return [o for o, (b, c) in self._on(mask) if shapes_touch(box, (x, y, r), b, c)]
+        box, ball = self._ball(center, radius)
+        return [o for o, (b, c) in self._on(mask) if shapes_touch(box, ball, b, c)]
 
-    def query_along_path(self, start, end, size=(0.0, 0.0), mask=ALL_LAYERS):
-        x0, y0 = read_vec2(start, "start")
-        x1, y1 = read_vec2(end, "end")
-        w, h = read_vec2(size, "size")
-        box = (x0, y0, x0 + w, y0 + h)
-        return [o for o, (b, _) in self._on(mask) if swept_box_hits(box, x1 - x0, y1 - y0, b)]
+    def query_along_path(self, start, end, size=None, mask=ALL_LAYERS):
+        """size None: a box of no extent."""
+        start, end = self._read_vector(start, "start"), self._read_vector(end, "end")
+        size = (0.0,) * len(start) if size is None else self._read_vector(size, "size")
+        box = start + tuple(s + w for s, w in zip(start, size))
+        motion = tuple(e - s for s, e in zip(start, end))
+        return [o for o, (b, _) in self._on(mask) if swept_box_hits(box, motion, b)]
 
     def query_nearest(self, point, k=1, max_distance=math.inf, tie_order=None, mask=ALL_LAYERS):
         """The k objects on a layer of `mask` nearest to the point, nearest
         first, none farther than max_distance; objects at equal distances in
         insertion order, or by tie_order(obj) if given."""
-        x, y = read_vec2(point, "point")
-        ranked = sorted((distance_to(box, circle, x, y), tie_order(o) if tie_order else n, o)
+        point = self._read_vector(point, "point")
+        ranked = sorted((distance_to(box, circle, *point), tie_order(o) if tie_order else n, o)
                         for n, (o, (box, circle)) in enumerate(self._on(mask)))
         return [o for d, _, o in ranked if d <= max_distance][:k]
 
@@ -248,7 +267,7 @@ class BruteForce:
         """Every object on a layer of `mask` the segment meets, as (obj,
         fraction, point, normal), earliest first; ties in insertion order, or by
         tie_order(obj)."""
-        start, end = read_vec2(start, "start"), read_vec2(end, "end")
+        start, end = self._read_vector(start, "start"), self._read_vector(end, "end")
         hits = []
         for n, (o, (box, circle)) in enumerate(self._on(mask)):
             hit = ray_hit(box, circle, start, end)
@@ -265,3 +284,14 @@ class BruteForce:
         return a != b and filters_pass(self._filters.get(a, DEFAULT_FILTER),
                                        self._filters.get(b, DEFAULT_FILTER)) \
             and shapes_touch(*self._shapes[a], *self._shapes[b])
+
+
+class BruteForce3D(BruteForce):
+    """BruteForce in 3D: boxes (x, y, z, width, height, depth) or AABBs, points
+    (x, y, z) or Vector3s, and spheres (insert_sphere)."""
+
+    _read_vector = staticmethod(read_vec3)
+    _read_bounds = staticmethod(read_box)
+
+    def insert_sphere(self, obj, center, radius):
+        self.insert_circle(obj, center, radius)

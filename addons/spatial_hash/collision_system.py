@@ -1,27 +1,38 @@
-"""SpatialHashCollisionSystem and CollisionObject, as in the GDScript design they mirror."""
-from spatial_hash._core import read_vec2
-from spatial_hash.object_hashes import OptimizedSpatialHash
+"""SpatialHashCollisionSystem and CollisionObject, as in the GDScript design they
+mirror, and their 3D versions."""
+from spatial_hash.object_hashes import OptimizedSpatialHash, OptimizedSpatialHash3D
 
 
 class CollisionObject:
     """A box with an id, a velocity and an optional on_collision(other) callback."""
 
+    _still = (0.0, 0.0)
+
     def __init__(self, id, position, size):
         self.id = id
         self.position = position
         self.size = size
-        self.velocity = (0.0, 0.0)
+        self.velocity = self._still
         self.on_collision = None
 
     def __repr__(self):
-        return f"CollisionObject({self.id!r}, {self.position!r}, {self.size!r})"
+        return f"{type(self).__name__}({self.id!r}, {self.position!r}, {self.size!r})"
+
+
+class CollisionObject3D(CollisionObject):
+    """CollisionObject in 3D: position and size (x, y, z) or Vector3s."""
+
+    _still = (0.0, 0.0, 0.0)
 
 
 class SpatialHashCollisionSystem:
-    """Keeps CollisionObjects in a spatial hash and reports overlapping pairs."""
+    """Keeps CollisionObjects in a spatial hash and reports overlapping pairs.
+    origin (where cell (0, 0) starts) defaults to (0, 0)."""
 
-    def __init__(self, cell_size=64.0, origin=(0.0, 0.0), large_threshold=4):
-        self._hash = OptimizedSpatialHash(cell_size, origin, large_threshold)
+    _hash_class = OptimizedSpatialHash
+
+    def __init__(self, cell_size=64.0, origin=None, large_threshold=4):
+        self._hash = self._hash_class(cell_size, origin, large_threshold)
 
     @property
     def spatial_hash(self):
@@ -32,7 +43,7 @@ class SpatialHashCollisionSystem:
         return list(self._hash)
 
     def add_object(self, obj):
-        self._hash.insert(obj, _bounds(obj.position, obj.size))
+        self._hash.insert(obj, self._bounds(obj.position, obj.size))
 
     def remove_object(self, obj):
         """False if the object was not in the system."""
@@ -40,7 +51,7 @@ class SpatialHashCollisionSystem:
 
     def update_object_position(self, obj, new_pos):
         # Validate through the hash first, so a rejected position changes nothing.
-        self._hash.update(obj, _bounds(new_pos, obj.size))
+        self._hash.update(obj, self._bounds(new_pos, obj.size))
         obj.position = new_pos
 
     def check_collisions(self):
@@ -54,6 +65,13 @@ class SpatialHashCollisionSystem:
                 b.on_collision(a)
         return pairs
 
+    def _bounds(self, position, size):
+        read = self._hash._read_vector
+        return read(position, "position") + read(size, "size")
 
-def _bounds(position, size):
-    return read_vec2(position, "position") + read_vec2(size, "size")
+
+class SpatialHashCollisionSystem3D(SpatialHashCollisionSystem):
+    """SpatialHashCollisionSystem in 3D, for CollisionObject3Ds; origin defaults
+    to (0, 0, 0)."""
+
+    _hash_class = OptimizedSpatialHash3D

@@ -4,6 +4,8 @@ Objects are any hashable Python values; the compiled grid stores them as handles
 and hands them back from queries. Positions and sizes are (x, y) pairs or
 anything with .x/.y (Godot Vector2); bounds are (x, y, width, height) or anything
 with .position/.size (Godot Rect2). Boxes are closed: touching counts as overlap.
+The classes ending in 3D are the same in three dimensions: (x, y, z) or a
+Vector3, bounds (x, y, z, width, height, depth) or an AABB, spheres for circles.
 
 Collision layers follow Godot's areas: each object is on the layers of its
 32-bit `layer` (default 1) and looks for those of its `mask` (default all), and
@@ -14,17 +16,32 @@ import math
 import warnings
 
 from spatial_hash._core import ALL_LAYERS, HierarchicalGrid, UniformGrid, read_rect, read_vec2
+from spatial_hash._core3d import HierarchicalGrid3D, UniformGrid3D, read_box, read_vec3
 from spatial_hash.registry import ObjectRegistry
 
 
 class _ObjectIndex:
     """Queries shared by every object-keyed index; subclasses decide how objects
-    get in (their insert/update signatures follow the GDScript class they mirror)."""
+    get in (their insert/update signatures follow the GDScript class they mirror).
+    What differs between 2D and 3D is data: the grids, the readers of vectors
+    and bounds, and the core's names for a box and a round shape."""
+
+    _uniform_grid = UniformGrid
+    _hierarchical_grid = HierarchicalGrid
+    _read_vector = staticmethod(read_vec2)
+    _read_bounds = staticmethod(read_rect)
+    _box, _round = "rect", "circle"
+    _zero = (0.0, 0.0)
 
     def __init__(self, grid):
         self._grid = grid
         self._objects = ObjectRegistry()
         self._ids = self._objects.ids
+        self._insert_box = getattr(grid, "insert_" + self._box)
+        self._update_box = getattr(grid, "update_" + self._box)
+        self._insert_round = getattr(grid, "insert_" + self._round)
+        self._update_round = getattr(grid, "update_" + self._round)
+        self._query_box = getattr(grid, "query_" + self._box)
 
     @property
     def grid(self):
@@ -44,21 +61,21 @@ class _ObjectIndex:
         """The id of obj in `grid` (for its batch methods); KeyError if absent."""
         return self._objects.require(obj)
 
-    def _put_rect(self, obj, x, y, width, height):
+    def _put_box(self, obj, numbers):
+        """Add (or move) obj as the box of `numbers`: its corner, then its size."""
         object_id = self._objects.id_of(obj)
         if object_id is None:
-            self._objects.add(obj, lambda: self._grid.insert_rect(x, y, width, height, obj))
+            self._objects.add(obj, lambda: self._insert_box(*numbers, obj))
         else:
-            self._grid.update_rect(object_id, x, y, width, height)
+            self._update_box(object_id, *numbers)
 
-    def insert_circle(self, obj, center, radius):
-        """Add (or move) a disc; the pair pass and exact queries use the circle."""
-        x, y = read_vec2(center, "center")
+    def _put_round(self, obj, center, radius):
+        center = self._read_vector(center, "center")
         object_id = self._objects.id_of(obj)
         if object_id is None:
-            self._objects.add(obj, lambda: self._grid.insert_circle(x, y, radius, obj))
+            self._objects.add(obj, lambda: self._insert_round(*center, radius, obj))
         else:
-            self._grid.update_circle(object_id, x, y, radius)
+            self._update_round(object_id, *center, radius)
 
     def remove(self, obj, *_ignored):
         """Remove an object; False if it was not there. Extra arguments (the GDScript original's
@@ -74,7 +91,7 @@ class _ObjectIndex:
         self._objects.clear()
 
     def bounds(self, obj):
-        """(x, y, width, height) stored for an object."""
+        """(x, y, width, height) stored for an object; 3D: (x, y, z, width, height, depth)."""
         return self._grid.bounds(self.id_of(obj))
 
     def set_filter(self, obj, layer, mask):
@@ -86,52 +103,53 @@ class _ObjectIndex:
         """(layer, mask) of obj."""
         return self._grid.filter_of(self.id_of(obj))
 
-    def query_nearby(self, pos, size=(0.0, 0.0), mask=ALL_LAYERS):
-        """Every object sharing a cell with the box at pos of the given size: the
-        GDScript original's broad-phase candidates (a superset of the exact overlaps)."""
-        return self._grid.query_nearby_at(pos, size, mask)
+    def _size(self, size):
+        """The numbers of a size argument; None is no extent."""
+        return self._zero if size is None else self._read_vector(size, "size")
+
+    def query_nearby(self, pos, size=None, mask=ALL_LAYERS):
+        """Every object sharing a cell with the box at pos of the given size (None:
+        a point): the GDScript original's broad-phase candidates (a superset of the
+        exact overlaps)."""
+        return self._grid.query_nearby_at(pos, self._size(size), mask)
 
     def query_range(self, bounds, exact=False, mask=ALL_LAYERS):
         """Objects in the cells the bounds cover; exact=True keeps only overlaps."""
-        x, y, w, h = read_rect(bounds)
-        return self._grid.query_rect(x, y, w, h, exact, mask)
+        return self._query_box(*self._read_bounds(bounds), exact, mask)
 
     def query_point(self, point, mask=ALL_LAYERS):
         """Objects containing the point."""
-        x, y = read_vec2(point, "point")
-        return self._grid.query_point(x, y, mask)
+        return self._grid.query_point(*self._read_vector(point, "point"), mask)
 
     def query_radius(self, center, radius, mask=ALL_LAYERS):
-        """Objects overlapping the disc."""
-        x, y = read_vec2(center, "center")
-        return self._grid.query_radius(x, y, radius, mask)
+        """Objects overlapping the disc (in 3D, the sphere)."""
+        return self._grid.query_radius(*self._read_vector(center, "center"), radius, mask)
 
-    def query_along_path(self, start, end, size=(0.0, 0.0), mask=ALL_LAYERS):
-        """Objects a box of `size` touches while moving from `start` to `end` (its
-        top-left corner's path), found by visiting every cell the swept box crosses,
-        so fast movers cannot tunnel through anything."""
-        x0, y0 = read_vec2(start, "start")
-        x1, y1 = read_vec2(end, "end")
-        w, h = read_vec2(size, "size")
-        return self._grid.query_swept(x0, y0, x1, y1, w, h, mask)
+    def query_along_path(self, start, end, size=None, mask=ALL_LAYERS):
+        """Objects a box of `size` (None: a point) touches while moving from
+        `start` to `end` (its min corner's path), found by visiting every cell the
+        swept box crosses, so fast movers cannot tunnel through anything."""
+        return self._grid.query_swept(*self._read_vector(start, "start"),
+                                      *self._read_vector(end, "end"), *self._size(size), mask)
 
     def query_nearest(self, point, k=1, max_distance=math.inf, mask=ALL_LAYERS):
         """The k objects nearest to `point`, nearest first by the exact distance to
-        their circle or box (0 for those containing it; ties in id order), none
-        farther than max_distance (world units)."""
-        x, y = read_vec2(point, "point")
-        return self._grid.query_nearest(x, y, k, max_distance, mask)
+        their shape (0 for those containing it; ties in id order), none farther
+        than max_distance (world units)."""
+        return self._grid.query_nearest(*self._read_vector(point, "point"), k, max_distance, mask)
 
     def raycast(self, start, end, mask=ALL_LAYERS):
         """The first object the segment from `start` to `end` meets, as (obj,
         fraction of the way, hit point, unit surface normal), or None; an object
-        containing the start is met at fraction 0 with normal (0, 0)."""
-        return self._grid.raycast(*read_vec2(start, "start"), *read_vec2(end, "end"), mask)
+        containing the start is met at fraction 0 with a zero normal."""
+        return self._grid.raycast(*self._read_vector(start, "start"),
+                                  *self._read_vector(end, "end"), mask)
 
     def raycast_all(self, start, end, mask=ALL_LAYERS):
         """Every object the segment meets, as raycast's tuples, earliest first
         (ties in id order)."""
-        return self._grid.raycast_all(*read_vec2(start, "start"), *read_vec2(end, "end"), mask)
+        return self._grid.raycast_all(*self._read_vector(start, "start"),
+                                      *self._read_vector(end, "end"), mask)
 
     def pairs(self):
         """Every overlapping pair (a, b) exactly once."""
@@ -164,23 +182,46 @@ class _ObjectIndex:
         return longest
 
 
-class SpatialHash(_ObjectIndex):
-    """The basic GDScript-style SpatialHash: insert(obj, pos, size), remove, query_nearby, clear.
+class _Plane:
+    """What the 2D classes have that the 3D ones name otherwise."""
 
-    Inserting an object that is already present moves it to the new box.
-    """
+    def insert_circle(self, obj, center, radius):
+        """Add (or move) a disc; the pair pass and exact queries use the circle."""
+        self._put_round(obj, center, radius)
 
-    def __init__(self, cell_size=64.0, origin=(0.0, 0.0), large_threshold=4):
-        super().__init__(UniformGrid(cell_size, origin, large_threshold))
+
+class _Space:
+    """The 3D classes' data (see _ObjectIndex) and their round shape, the sphere."""
+
+    _uniform_grid = UniformGrid3D
+    _hierarchical_grid = HierarchicalGrid3D
+    _read_vector = staticmethod(read_vec3)
+    _read_bounds = staticmethod(read_box)
+    _box, _round = "box", "sphere"
+    _zero = (0.0, 0.0, 0.0)
+
+    def insert_sphere(self, obj, center, radius):
+        """Add (or move) a sphere; the pair pass and exact queries use the sphere."""
+        self._put_round(obj, center, radius)
+
+
+class _UniformIndex(_ObjectIndex):
+    """An object-keyed index over a uniform grid of the caller's cell size."""
+
+    def __init__(self, cell_size=64.0, origin=None, large_threshold=4):
+        super().__init__(self._uniform_grid(cell_size, self._zero if origin is None else origin,
+                                            large_threshold))
 
     @property
     def cell_size(self):
         return self._grid.cell_size
 
+
+class _SpatialHash(_UniformIndex):
+    """insert(obj, pos, size), as in the GDScript SpatialHash."""
+
     def insert(self, obj, pos, size):
-        x, y = read_vec2(pos, "pos")
-        w, h = read_vec2(size, "size")
-        self._put_rect(obj, x, y, w, h)
+        self._put_box(obj, self._read_vector(pos, "pos") + self._read_vector(size, "size"))
 
 
 class _BoundsIndex(_ObjectIndex):
@@ -191,8 +232,7 @@ class _BoundsIndex(_ObjectIndex):
     """
 
     def insert(self, obj, bounds):
-        x, y, w, h = read_rect(bounds)
-        self._put_rect(obj, x, y, w, h)
+        self._put_box(obj, self._read_bounds(bounds))
 
     def update(self, obj, new_bounds):
         try:
@@ -202,20 +242,31 @@ class _BoundsIndex(_ObjectIndex):
         self._grid.update_bounds(object_id, new_bounds, "new_bounds")
 
 
-class OptimizedSpatialHash(_BoundsIndex):
+class _OptimizedSpatialHash(_BoundsIndex, _UniformIndex):
+    pass
+
+
+class _HierarchicalSpatialHash(_BoundsIndex):
+    def __init__(self, hierarchy_factor=2.0, density=0.125, threads=1):
+        super().__init__(self._hierarchical_grid(hierarchy_factor, density, threads))
+
+
+class SpatialHash(_Plane, _SpatialHash):
+    """The basic GDScript-style SpatialHash: insert(obj, pos, size), remove, query_nearby, clear.
+
+    Inserting an object that is already present moves it to the new box.
+    origin (where cell (0, 0) starts) defaults to (0, 0).
+    """
+
+
+class OptimizedSpatialHash(_Plane, _OptimizedSpatialHash):
     """The GDScript-style OptimizedSpatialHash: insert(obj, bounds), remove(obj),
     update(obj, new_bounds), query_range(bounds), with each object stored once, in
-    the cell of its min corner, so an update that keeps that cell costs no relink."""
-
-    def __init__(self, cell_size=64.0, origin=(0.0, 0.0), large_threshold=4):
-        super().__init__(UniformGrid(cell_size, origin, large_threshold))
-
-    @property
-    def cell_size(self):
-        return self._grid.cell_size
+    the cell of its min corner, so an update that keeps that cell costs no relink.
+    origin defaults to (0, 0)."""
 
 
-class HierarchicalSpatialHash(_BoundsIndex):
+class HierarchicalSpatialHash(_Plane, _HierarchicalSpatialHash):
     """The hierarchical spatial hash grid, with the same methods as
     OptimizedSpatialHash: no cell size to tune, for scenes that mix sizes.
 
@@ -228,5 +279,17 @@ class HierarchicalSpatialHash(_BoundsIndex):
     built with OpenMP); the pairs and their order do not depend on it.
     """
 
-    def __init__(self, hierarchy_factor=2.0, density=0.125, threads=1):
-        super().__init__(HierarchicalGrid(hierarchy_factor, density, threads))
+
+class SpatialHash3D(_Space, _SpatialHash):
+    """SpatialHash in 3D: insert(obj, pos, size) with (x, y, z) or Vector3
+    arguments, over a UniformGrid3D; origin defaults to (0, 0, 0)."""
+
+
+class OptimizedSpatialHash3D(_Space, _OptimizedSpatialHash):
+    """OptimizedSpatialHash in 3D: bounds are (x, y, z, width, height, depth) or
+    an AABB, over a UniformGrid3D; origin defaults to (0, 0, 0)."""
+
+
+class HierarchicalSpatialHash3D(_Space, _HierarchicalSpatialHash):
+    """HierarchicalSpatialHash in 3D, over a HierarchicalGrid3D: cells are
+    cubes sqrt(hierarchy_factor) times an object's longest side."""

@@ -2,14 +2,15 @@
 
 Every method runs on the same scenes for the same frames (move every object,
 bring the index up to date, emit all overlapping pairs), the methods of a scene
-one frame each in turn. The command checks that all methods report the same
-pairs, prints ms/frame with speed ratios, and writes a JSON file and a log-log
-scaling plot; then it times the threaded hierarchical grid against one thread
-over more frames, nearest-object queries
-against scipy's cKDTree and ray casts against shapely and numpy, checking that
-they agree. The quick default takes about a minute; --full runs the slow peers
-further and times more frames; --contended times everything again with every
-core kept busy by competing processes.
+one frame each in turn; the scenes ending in "3d" are the same scenes with
+spheres in a cube, raced by the methods that have a 3D form. The command checks
+that all methods report the same pairs, prints ms/frame with speed ratios, and
+writes a JSON file and a log-log scaling plot; then it times, in 2D, the
+threaded hierarchical grid against one thread over more frames, nearest-object
+queries against scipy's cKDTree and ray casts against shapely and numpy,
+checking that they agree. The quick default takes about 95 s; --full
+runs the slow peers further and times more frames; --contended times everything
+again with every core kept busy by competing processes.
 """
 import argparse
 import json
@@ -30,10 +31,17 @@ UNIFORM, HIERARCHICAL = peers.BatchAPI.name, peers.HierarchicalBatchAPI.name
 # one-thread time, on an idle machine and with every core busy with other work.
 THREAD_TARGETS = {"idle": 1.1, "contended": 1.25}
 QUICK_SIZES = {"uniform": [1_000, 10_000, 100_000, 1_000_000], "mixed": [100_000],
-               "clustered": [100_000], "bullets": [10_100]}
+               "clustered": [100_000], "bullets": [10_100],
+               "uniform3d": [1_000, 10_000, 100_000, 1_000_000], "clustered3d": [100_000],
+               "mixed3d": [100_000]}
 FULL_SIZES = {"uniform": [1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000],
               "mixed": [10_000, 100_000, 1_000_000], "clustered": [10_000, 100_000, 1_000_000],
-              "bullets": [10_100]}
+              "bullets": [10_100],
+              "uniform3d": [1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000],
+              "clustered3d": [10_000, 100_000, 1_000_000], "mixed3d": [10_000, 100_000, 1_000_000]}
+# The scaling plot's panels: the uniform scene in each dimension.
+SCALING_SCENES = {"uniform": "uniform scene (equal circles, constant density)",
+                  "uniform3d": "uniform3d scene (equal spheres, constant density)"}
 
 
 def progress(text):
@@ -60,11 +68,13 @@ def run(sizes, methods, frames, full, load="idle"):
     the fastest run: interference from the rest of the machine only ever adds
     time, and spread over rounds it cannot spoil every frame of one method. The
     median is kept too, with every frame's time, and the phase split of methods
-    that report one. Every record is marked with `load`."""
+    that report one. Every record is marked with `load`. Methods with no form
+    for a scene's dimension are left out of its plan: they have no record."""
     def cap(method):
         return method.max_n_full if full else method.max_n
 
-    plan = [(name, n, m) for name, ns in sizes.items() for n in ns for m in methods]
+    plan = [(name, n, m) for name, ns in sizes.items() for n in ns for m in methods
+            if scenes.dimension(name) in m.dims]
     counted = [(name, n, m) for name, n, m in plan if cap(m) is None or n <= cap(m)]
     times = {key: [] for key in counted}
     phases = {key: [] for key in counted}
@@ -83,14 +93,14 @@ def run(sizes, methods, frames, full, load="idle"):
                 times[key] += ms
                 phases[key] += split
                 last_pairs[key] = canonical
-            progress(f"[round {r + 1}/{rounds}: {step:>2}/{len(scene_plan)}] {name:<9} N={n:>9,} fastest ms: "
+            progress(f"[round {r + 1}/{rounds}: {step:>2}/{len(scene_plan)}] {name:<11} N={n:>9,} fastest ms: "
                      + ", ".join(f"{m.name} {min(ms):.2f}" for (_, _, m), ms in zip(keys, frame_times)))
     records = []
     agreement = []
     for name, n, method in plan:
         key = (name, n, method)
         if key not in times:
-            progress(f"{name:<9} N={n:>9,} {method.name:<46} skipped (too slow above "
+            progress(f"{name:<11} N={n:>9,} {method.name:<46} skipped (too slow above "
                      f"N={cap(method):,}; --full raises the cap)")
             records.append({"scene": name, "n": n, "method": method.name, "skipped": True, "load": load})
             continue
@@ -124,7 +134,7 @@ def check_agreement(results):
 def table(records):
     """ms/frame per method, and how many times slower each is than the fastest of
     this library's batch methods on that scene (marked "best")."""
-    lines = [f"{'scene':<10}{'N':>10}  {'method':<46}{'ms/frame':>10}  {'vs our fastest':>14}"]
+    lines = [f"{'scene':<12}{'N':>10}  {'method':<46}{'ms/frame':>10}  {'vs our fastest':>14}"]
     for key in dict.fromkeys((r["scene"], r["n"]) for r in records):
         rows = [r for r in records if (r["scene"], r["n"]) == key]
         ours = [r for r in rows if r["method"] in BATCH_METHODS and not r["skipped"]]
@@ -136,7 +146,7 @@ def table(records):
                 ms = f"{r['ms_per_frame']:.2f}"
                 versus = "best" if r is best else \
                     f"{r['ms_per_frame'] / best['ms_per_frame']:.1f}x slower" if best else ""
-            lines.append(f"{key[0]:<10}{key[1]:>10,}  {r['method']:<46}{ms:>10}  {versus:>14}")
+            lines.append(f"{key[0]:<12}{key[1]:>10,}  {r['method']:<46}{ms:>10}  {versus:>14}")
         lines.append("")
     return "\n".join(lines)
 
@@ -153,7 +163,7 @@ def phase_report(records):
         split = {phase: times["frame_ms"][fastest] for phase, times in r["phases_ms"].items()}
         parts = " + ".join(f"{phase} {ms:.2f}" for phase, ms in split.items())
         other = r["ms_per_frame"] - sum(split.values())
-        lines.append(f"{r['scene']:<10}{r['n']:>10,}  {r['method']:<46}"
+        lines.append(f"{r['scene']:<12}{r['n']:>10,}  {r['method']:<46}"
                      f"{r['ms_per_frame']:>10.2f} ms = {parts} + other {other:.2f}")
     return "\n".join(lines)
 
@@ -248,7 +258,9 @@ def targets_report(records, micro, thread_records):
         verdict(f"{method}, mixed vs uniform scene at N=100,000",
                 None if mixed is None or uniform is None else mixed / uniform, 1.5, at_least=False)
     for scene, n in dict.fromkeys((r["scene"], r["n"]) for r in idle):
-        if scene != "mixed":       # the uniform grid's own scenes: one size of object
+        # The uniform grid's own scenes: one size of object. The targets were set
+        # for 2D; the 3D scenes' figures are in the table alone.
+        if scene != "mixed" and scenes.dimension(scene) == 2:
             verdict(f"{UNIFORM} vs {HIERARCHICAL} at {scene} N={n:,}",
                     ratio(idle, scene, n, UNIFORM, HIERARCHICAL), 1.5, at_least=False)
     best = [ms for ms in (ms_of(idle, "uniform", 100_000, m) for m in (UNIFORM, HIERARCHICAL))
@@ -272,24 +284,31 @@ def targets_report(records, micro, thread_records):
 
 
 def plot(records, path):
+    """ms per frame against N, log-log, on the uniform scene: one panel per
+    dimension that has records, each method in the same colour in both."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(8, 5.5))
-    uniform = [r for r in records if r["scene"] == "uniform" and not r["skipped"]]
-    for method in dict.fromkeys(r["method"] for r in uniform):
-        pts = sorted((r["n"], r["ms_per_frame"]) for r in uniform if r["method"] == method)
-        ax.plot(*zip(*pts), marker="o", linewidth=2.5 if "spatial_hash" in method else 1.5,
-                label=method)
-    ax.axhline(1000 / 60, color="grey", linestyle=":", linewidth=1)
-    ax.text(1.1e3, 1000 / 60 * 1.1, "16.7 ms (60 FPS)", color="grey")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("objects (N)")
-    ax.set_ylabel("ms per frame (move + update + all pairs)")
-    ax.set_title("Broad phase, uniform scene (equal circles, constant density)")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
+    drawn = {scene: [r for r in records if r["scene"] == scene and not r["skipped"]]
+             for scene in SCALING_SCENES}
+    drawn = {scene: rows for scene, rows in drawn.items() if rows} or {"uniform": []}
+    methods = list(dict.fromkeys(r["method"] for rows in drawn.values() for r in rows))
+    colours = {method: f"C{k % 10}" for k, method in enumerate(methods)}
+    fig, axes = plt.subplots(1, len(drawn), figsize=(8 * len(drawn), 5.5), squeeze=False, sharey=True)
+    for ax, (scene, rows) in zip(axes[0], drawn.items()):
+        for method in dict.fromkeys(r["method"] for r in rows):
+            pts = sorted((r["n"], r["ms_per_frame"]) for r in rows if r["method"] == method)
+            ax.plot(*zip(*pts), marker="o", linewidth=2.5 if "spatial_hash" in method else 1.5,
+                    color=colours[method], label=method)
+        ax.axhline(1000 / 60, color="grey", linestyle=":", linewidth=1)
+        ax.text(1.1e3, 1000 / 60 * 1.1, "16.7 ms (60 FPS)", color="grey")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("objects (N)")
+        ax.set_title(f"Broad phase, {SCALING_SCENES[scene]}")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+    axes[0][0].set_ylabel("ms per frame (move + update + all pairs)")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -343,13 +362,14 @@ def main(argv=None):
     started = time.perf_counter()
     records, problems = run(sizes, peers.METHODS, frames, args.full)
     progress("timing threads against one thread, frames in turn ...")
-    thread_records = threads.thread_costs(sizes, frames, "idle")
+    sizes_2d = {name: ns for name, ns in sizes.items() if scenes.dimension(name) == 2}
+    thread_records = threads.thread_costs(sizes_2d, frames, "idle")
     busy = (os.cpu_count() or 1) if args.contended else 0
     if busy:
         progress(f"timing again beside {busy} busy processes ...")
         with busy_processes(busy):
             contended, contended_problems = run(sizes, peers.METHODS, frames, args.full, load="contended")
-            thread_records += threads.thread_costs(sizes, frames, "contended")
+            thread_records += threads.thread_costs(sizes_2d, frames, "contended")
         records += contended
         problems += [f"beside busy processes, {p}" for p in contended_problems]
     problems += [f"{r['scene']} N={r['n']:,}, {r['load']}: one thread and {peers.THREADS} threads report "

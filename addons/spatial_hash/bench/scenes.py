@@ -1,34 +1,43 @@
 """Benchmark scenes: objects with positions, sizes and velocities that move every
-frame. Each scene is a plain numpy structure so every method can consume it."""
+frame, in 2D or 3D. Each scene is a plain numpy structure so every method can
+consume it. The 3D scenes are the 2D builders run with dim=3: spheres in a cube
+at the same coverage, so the two dimensions differ in nothing else."""
+import functools
 import math
 
 import numpy as np
 
-# Fraction of the world's area covered by objects in the constant-density scenes.
+# Fraction of the world's area (volume in 3D) covered by objects in the
+# constant-density scenes.
 COVERAGE = 0.2
 
 
 class Scene:
-    """N objects: circles (center + radius) or boxes (top-left + size), moving
-    inside a world rectangle and bouncing off its walls."""
+    """N objects in D dimensions (the width of `pos`): balls (center + radius:
+    circles in 2D, spheres in 3D) or boxes (min corner + size), moving inside a
+    world box and bouncing off its walls."""
 
     def __init__(self, name, kind, pos, extent, vel, world, cell_size):
         self.name = name
-        self.kind = kind              # "circle": extent is (n,) radii; "box": (n, 2) sizes
+        self.kind = kind              # "circle" (a ball): extent is (n,) radii; "box": (n, D) sizes
         self.pos = np.ascontiguousarray(pos, dtype=np.float64)
         self.extent = np.ascontiguousarray(extent, dtype=np.float64)
         self.vel = np.ascontiguousarray(vel, dtype=np.float64)
-        self.world = world            # (width, height)
+        self.world = world            # (width, height[, depth])
         # What a user would tune a uniform grid to: twice the small objects'
         # diameter, the upper end of the usual 1-2x rule (measured fastest here).
         self.cell_size = cell_size
         # What step() needs every frame, made once: the walls and scratch arrays.
-        # Every wall as a full (n, 2) array: numpy compares equal shapes several
+        # Every wall as a full (n, D) array: numpy compares equal shapes several
         # times faster than it broadcasts a pair over the rows.
         hi = np.broadcast_to(np.asarray(world, dtype=np.float64), self.pos.shape)
         self._hi = np.ascontiguousarray(hi - self.extent if kind == "box" else hi)
         self._scratch = (np.empty_like(self.pos), np.empty(self.pos.shape, bool),
                          np.empty(self.pos.shape, bool))
+
+    @property
+    def dim(self):
+        return self.pos.shape[1]
 
     def __len__(self):
         return len(self.pos)
@@ -55,53 +64,69 @@ class Scene:
             vel[at] *= -1.0
 
     def bounds(self):
-        """(n, 4) rows of (x, y, width, height)."""
+        """(n, 2D) rows of (x, y[, z], width, height[, depth])."""
         if self.kind == "box":
             return np.hstack([self.pos, self.extent])
         r = self.extent[:, None]
-        return np.hstack([self.pos - r, 2.0 * r, 2.0 * r])
+        return np.hstack([self.pos - r] + [2.0 * r] * self.dim)
 
     def max_extent(self):
         return float(self.extent.max()) if len(self) else 0.0
 
 
-def _world_for(n, mean_area):
-    side = math.sqrt(n * mean_area / COVERAGE)
-    return side, side
+def _ball_volume(radius, dim):
+    """A disc's area in 2D, a sphere's volume in 3D (radius: a number or an array)."""
+    if dim == 2:
+        return math.pi * radius * radius
+    return 4.0 / 3.0 * math.pi * radius * radius * radius
 
 
-def uniform(n, seed=0, radius=1.0, speed=30.0):
-    """Equal circles at constant density: the world grows with N."""
+def _side(volume, dim):
+    """The side of a square (2D) or cube (3D) of that area or volume."""
+    return math.sqrt(volume) if dim == 2 else math.cbrt(volume)
+
+
+def _world_for(n, mean_volume, dim):
+    return (_side(n * mean_volume / COVERAGE, dim),) * dim
+
+
+def _named(name, dim):
+    return name if dim == 2 else f"{name}{dim}d"
+
+
+def uniform(n, seed=0, radius=1.0, speed=30.0, dim=2):
+    """Equal circles (spheres in 3D) at constant density: the world grows with N."""
     rng = np.random.default_rng(seed)
-    w, h = _world_for(n, math.pi * radius * radius)
-    pos = rng.uniform((0, 0), (w, h), size=(n, 2))
-    vel = rng.uniform(-speed, speed, size=(n, 2))
-    return Scene("uniform", "circle", pos, np.full(n, radius), vel, (w, h), 4.0 * radius)
+    world = _world_for(n, _ball_volume(radius, dim), dim)
+    pos = rng.uniform(0.0, world, size=(n, dim))
+    vel = rng.uniform(-speed, speed, size=(n, dim))
+    return Scene(_named("uniform", dim), "circle", pos, np.full(n, radius), vel, world, 4.0 * radius)
 
 
-def mixed(n, seed=0, radius=1.0, speed=30.0):
-    """Like uniform, but 5% of the circles are 16-64x larger."""
+def mixed(n, seed=0, radius=1.0, speed=30.0, dim=2):
+    """Like uniform, but 5% of the circles (spheres) are 16-64x larger."""
     rng = np.random.default_rng(seed)
     radii = np.full(n, radius)
     big = rng.random(n) < 0.05
     radii[big] = radius * rng.uniform(16.0, 64.0, size=int(big.sum()))
-    w, h = _world_for(n, float(np.mean(math.pi * radii * radii)))
-    pos = rng.uniform((0, 0), (w, h), size=(n, 2))
-    vel = rng.uniform(-speed, speed, size=(n, 2))
-    return Scene("mixed", "circle", pos, radii, vel, (w, h), 4.0 * radius)
+    world = _world_for(n, float(np.mean(_ball_volume(radii, dim))), dim)
+    pos = rng.uniform(0.0, world, size=(n, dim))
+    vel = rng.uniform(-speed, speed, size=(n, dim))
+    return Scene(_named("mixed", dim), "circle", pos, radii, vel, world, 4.0 * radius)
 
 
-def clustered(n, seed=0, radius=1.0, speed=10.0):
-    """Crowds: Gaussian clusters of equal circles, dense inside, empty between."""
+def clustered(n, seed=0, radius=1.0, speed=10.0, dim=2):
+    """Crowds: Gaussian clusters of equal circles (spheres), dense inside, empty between."""
     rng = np.random.default_rng(seed)
-    w, h = _world_for(n, math.pi * radius * radius)
+    world = _world_for(n, _ball_volume(radius, dim), dim)
     clusters = max(1, n // 500)
-    centers = rng.uniform((0, 0), (w, h), size=(clusters, 2))
-    spread = math.sqrt(500 * math.pi * radius * radius / 0.5) / 2.0
-    pos = centers[rng.integers(0, clusters, n)] + rng.normal(0.0, spread, size=(n, 2))
-    pos = np.clip(pos, 0.0, (w, h))
-    vel = rng.uniform(-speed, speed, size=(n, 2))
-    return Scene("clustered", "circle", pos, np.full(n, radius), vel, (w, h), 4.0 * radius)
+    centers = rng.uniform(0.0, world, size=(clusters, dim))
+    # A cluster's 500 objects would cover half of a square (cube) twice this wide.
+    spread = _side(500 * _ball_volume(radius, dim) / 0.5, dim) / 2.0
+    pos = centers[rng.integers(0, clusters, n)] + rng.normal(0.0, spread, size=(n, dim))
+    pos = np.clip(pos, 0.0, world)
+    vel = rng.uniform(-speed, speed, size=(n, dim))
+    return Scene(_named("clustered", dim), "circle", pos, np.full(n, radius), vel, world, 4.0 * radius)
 
 
 def bullets(n=10_100, seed=0, enemies=100):
@@ -119,4 +144,13 @@ def bullets(n=10_100, seed=0, enemies=100):
     return Scene("bullets", "box", pos, size, vel, (1920.0, 1080.0), 32.0)
 
 
-SCENES = {"uniform": uniform, "mixed": mixed, "clustered": clustered, "bullets": bullets}
+SCENES_2D = {"uniform": uniform, "mixed": mixed, "clustered": clustered, "bullets": bullets}
+# The bullet-hell scene is a 2D game's: it has no 3D form.
+SCENES_3D = {_named(name, 3): functools.partial(SCENES_2D[name], dim=3)
+             for name in ("uniform", "clustered", "mixed")}
+SCENES = {**SCENES_2D, **SCENES_3D}
+
+
+def dimension(name):
+    """How many axes the scene called `name` has, without building it."""
+    return 3 if name in SCENES_3D else 2
