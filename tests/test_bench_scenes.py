@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pytest
 
+from spatial_hash import tuning
 from spatial_hash.bench import scenes
 
 
@@ -51,7 +52,9 @@ def test_ball_scenes_cover_a_fifth_of_a_square_or_cube_world(name):
     assert len(scene.world) == dim and len(set(scene.world)) == 1
     ball = math.pi * scene.extent ** 2 if dim == 2 else 4.0 / 3.0 * math.pi * scene.extent ** 3
     assert math.isclose(ball.sum() / math.prod(scene.world), scenes.COVERAGE, rel_tol=1e-12)
-    assert scene.cell_size == 4.0 * scene.extent.min()
+    # tuning.suggest's cell for the small objects: 2 diameters in 2D, 1 in 3D.
+    assert scene.cell_size == tuning.suggest(2.0 * scene.extent[:1], dimension=dim)["cell_size"]
+    assert scene.cell_size == (4.0 if dim == 2 else 2.0) * scene.extent.min()
     assert ((scene.pos >= 0.0) & (scene.pos <= scene.world)).all()
     rows = scene.bounds()
     r = scene.extent[:, None]

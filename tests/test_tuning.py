@@ -46,7 +46,7 @@ def test_sizes_file_and_cli(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("sizes,named", [([], "empty"), ([1.0, -2.0], "sizes[1]"),
-                                         ([1.0, math.nan], "sizes[1]"), ([[1, 2, 3]], "shape")])
+                                         ([1.0, math.nan], "sizes[1]"), ([[1, 2, 3, 4]], "shape")])
 def test_bad_sizes_are_named(sizes, named):
     with pytest.raises(ValueError, match=named.replace("[", r"\[")):
         tuning.suggest(sizes)
@@ -57,3 +57,18 @@ def test_malformed_sizes_file(tmp_path):
     path.write_text("1 2\n3\n")
     with pytest.raises(ValueError, match="per line"):
         tuning.load_sizes(path)
+
+
+def test_three_dimensional_sizes_get_cells_of_one_diameter():
+    boxes = tuning.suggest(np.tile([[2.0, 5.0, 3.0]], (100, 1)))
+    assert boxes["index"] == "uniform" and boxes["cell_size"] == 5.0
+    balls = tuning.suggest(np.full(100, 3.0), dimension=3)
+    assert balls["cell_size"] == 3.0
+    assert tuning.suggest(np.full(100, 3.0))["cell_size"] == 6.0
+
+
+def test_a_dimension_that_does_not_fit_the_sizes_is_refused():
+    with pytest.raises(ValueError, match="dimension"):
+        tuning.suggest(np.ones((5, 3)), dimension=2)
+    with pytest.raises(ValueError, match="dimension"):
+        tuning.suggest(np.ones(5), dimension=4)

@@ -1,26 +1,29 @@
 """Which index, and which cell size, for a set of object sizes.
 
 The usual rules: a uniform grid wants cells of about 1-2x the typical object
-diameter (2x measured fastest in the benchmark); objects spanning more than
-`large_threshold` cells on a side go to the large-object list, which every pair
-pass walks cell by cell. When that walk costs more than the grid itself, the
-hierarchical grid (cells of sqrt(2) x an object's longest side, so no object
-covers more than 2 x 2 cells of its level) is the better choice.
+diameter (measured fastest in the benchmark: 2x in 2D; 1x in 3D, where a cell
+twice as wide holds eight times the objects instead of four); objects spanning
+more than `large_threshold` cells on a side go to the large-object list, which
+every pair pass walks cell by cell. When that walk costs more than the grid
+itself, the hierarchical grid (cells of sqrt(2) x an object's longest side, so
+no object covers more than 2 cells a side of its level) is the better choice.
 """
 import numpy as np
 
-CELLS_PER_DIAMETER = 2.0
+# Cell side per typical object diameter, by dimension.
+CELLS_PER_DIAMETER = {2: 2.0, 3: 1.0}
 
 
 def longest_sides(sizes):
-    """Longest side per object from n diameters or (n, 2) widths and heights."""
+    """Longest side per object from n diameters, (n, 2) widths and heights or
+    (n, 3) widths, heights and depths."""
     arr = np.asarray(sizes, dtype=np.float64)
-    if arr.ndim == 2 and arr.shape[1] == 2:
+    if arr.ndim == 2 and arr.shape[1] in (2, 3):
         sides = arr.max(axis=1)
     elif arr.ndim == 1:
         sides = arr
     else:
-        raise ValueError(f"sizes must be n diameters or (n, 2) widths and heights, got shape {arr.shape}")
+        raise ValueError(f"sizes must be n diameters or (n, 2) or (n, 3) sizes, got shape {arr.shape}")
     if sides.size == 0:
         raise ValueError("sizes is empty: nothing to suggest a cell size for")
     if not (np.isfinite(sides).all() and (sides >= 0).all()):
@@ -29,27 +32,35 @@ def longest_sides(sizes):
     return sides
 
 
-def suggest(sizes, large_threshold=4):
+def suggest(sizes, large_threshold=4, dimension=None):
     """Recommend an index for objects of these sizes: a dict with `index`
-    ("uniform" or "hierarchical"), `cell_size` (for the uniform grid) and `reason`."""
+    ("uniform" or "hierarchical"), `cell_size` (for the uniform grid) and
+    `reason`. `dimension` (2 or 3) is that of (n, 2) or (n, 3) sizes, and 2
+    for diameters unless given."""
     sides = longest_sides(sizes)
+    shape = np.shape(sizes)
+    if dimension is None:
+        dimension = shape[1] if len(shape) == 2 else 2
+    if dimension not in CELLS_PER_DIAMETER or (len(shape) == 2 and shape[1] != dimension):
+        raise ValueError(f"dimension must be 2 or 3 (and match the sizes' columns), got {dimension!r}")
     typical = float(np.median(sides))
     if typical == 0.0:
         typical = float(sides.max()) or 1.0
-    cell = CELLS_PER_DIAMETER * typical
+    per_diameter = CELLS_PER_DIAMETER[dimension]
+    cell = per_diameter * typical
     spans = np.floor(sides / cell) + 2.0          # cells per side, at worst
     large = spans > large_threshold
-    large_cells = float((spans[large] ** 2).sum())
+    large_cells = float((spans[large] ** dimension).sum())
     n = len(sides)
     facts = (f"{n:,} objects, median longest side {typical:g}, largest {sides.max():g}; "
-             f"cells of {CELLS_PER_DIAMETER:g}x the median = {cell:g}")
+             f"cells of {per_diameter:g}x the median = {cell:g}")
     if large_cells > n:
         return {"index": "hierarchical", "cell_size": None, "reason": (
             f"{facts}: {int(large.sum()):,} objects would span more than {large_threshold} "
             f"cells on a side and the large-object list would walk ~{large_cells:,.0f} cells "
             f"per pair pass, more than the {n:,} objects themselves; the hierarchical grid "
-            f"gives each size its own level (cells sqrt(2)x its longest side, at most 4 "
-            f"cells per object) and needs no tuning")}
+            f"gives each size its own level (cells sqrt(2)x its longest side, at most "
+            f"{2 ** dimension} cells per object) and needs no tuning")}
     reason = f"{facts}: a uniform grid fits"
     if large.any():
         reason += (f"; the {int(large.sum()):,} larger objects go to the large-object list, "

@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 
+from spatial_hash.tuning import CELLS_PER_DIAMETER
+
 # Fraction of the world's area (volume in 3D) covered by objects in the
 # constant-density scenes.
 COVERAGE = 0.2
@@ -24,8 +26,8 @@ class Scene:
         self.extent = np.ascontiguousarray(extent, dtype=np.float64)
         self.vel = np.ascontiguousarray(vel, dtype=np.float64)
         self.world = world            # (width, height[, depth])
-        # What a user would tune a uniform grid to: twice the small objects'
-        # diameter, the upper end of the usual 1-2x rule (measured fastest here).
+        # What a user would tune a uniform grid to: the cell per diameter of
+        # the small objects that tuning.suggest gives (measured fastest).
         self.cell_size = cell_size
         # What step() needs every frame, made once: the walls and scratch arrays.
         # Every wall as a full (n, D) array: numpy compares equal shapes several
@@ -94,13 +96,18 @@ def _named(name, dim):
     return name if dim == 2 else f"{name}{dim}d"
 
 
+def _tuned_cell(radius, dim):
+    return CELLS_PER_DIAMETER[dim] * 2.0 * radius
+
+
 def uniform(n, seed=0, radius=1.0, speed=30.0, dim=2):
     """Equal circles (spheres in 3D) at constant density: the world grows with N."""
     rng = np.random.default_rng(seed)
     world = _world_for(n, _ball_volume(radius, dim), dim)
     pos = rng.uniform(0.0, world, size=(n, dim))
     vel = rng.uniform(-speed, speed, size=(n, dim))
-    return Scene(_named("uniform", dim), "circle", pos, np.full(n, radius), vel, world, 4.0 * radius)
+    return Scene(_named("uniform", dim), "circle", pos, np.full(n, radius), vel, world,
+                 _tuned_cell(radius, dim))
 
 
 def mixed(n, seed=0, radius=1.0, speed=30.0, dim=2):
@@ -112,7 +119,7 @@ def mixed(n, seed=0, radius=1.0, speed=30.0, dim=2):
     world = _world_for(n, float(np.mean(_ball_volume(radii, dim))), dim)
     pos = rng.uniform(0.0, world, size=(n, dim))
     vel = rng.uniform(-speed, speed, size=(n, dim))
-    return Scene(_named("mixed", dim), "circle", pos, radii, vel, world, 4.0 * radius)
+    return Scene(_named("mixed", dim), "circle", pos, radii, vel, world, _tuned_cell(radius, dim))
 
 
 def clustered(n, seed=0, radius=1.0, speed=10.0, dim=2):
@@ -126,7 +133,8 @@ def clustered(n, seed=0, radius=1.0, speed=10.0, dim=2):
     pos = centers[rng.integers(0, clusters, n)] + rng.normal(0.0, spread, size=(n, dim))
     pos = np.clip(pos, 0.0, world)
     vel = rng.uniform(-speed, speed, size=(n, dim))
-    return Scene(_named("clustered", dim), "circle", pos, np.full(n, radius), vel, world, 4.0 * radius)
+    return Scene(_named("clustered", dim), "circle", pos, np.full(n, radius), vel, world,
+                 _tuned_cell(radius, dim))
 
 
 def bullets(n=10_100, seed=0, enemies=100):
