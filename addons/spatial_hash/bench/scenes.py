@@ -85,7 +85,7 @@ def _ball_volume(radius, dim):
 
 def _side(volume, dim):
     """The side of a square (2D) or cube (3D) of that area or volume."""
-    return math.sqrt(volume) if dim == 2 else math.cbrt(volume)
+    return math.sqrt(volume) if dim == 2 else volume ** (1.0 / 3.0)
 
 
 def _world_for(n, mean_volume, dim):
