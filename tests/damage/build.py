@@ -1,26 +1,41 @@
-"""Compile the damage helper (plant.pyx) against the core's declared interface
-into a folder of the caller's, and import it."""
+"""Render the damage helper (plant.pyx.in) for a dimension, compile it against
+that core's declared interface (spatial_hash/_core.pxd or _core3d.pxd, as
+setup.py rendered them) into a folder of the caller's, and import it."""
 import importlib.util
 import pathlib
 
+from Cython import Tempita
 from Cython.Build import cythonize
 from setuptools import Distribution, Extension
 
 HERE = pathlib.Path(__file__).resolve().parent
-INTERFACE = HERE.parents[1] / "cython_src" / "generated" / "d2"   # spatial_hash/_core.pxd, as setup.py rendered it
+CORE_SOURCES = HERE.parents[1] / "cython_src"
 
 
-def build(folder):
-    """The helper module, compiled in `folder` (a pathlib.Path)."""
-    extension = Extension("plant", [str(HERE / "plant.pyx")])
+def _renderer():
+    spec = importlib.util.spec_from_file_location("render", CORE_SOURCES / "render.py")
+    render = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(render)
+    return render
+
+
+def build(folder, dimension=2):
+    """The helper module for the 2D or 3D core, compiled in `folder` (a pathlib.Path)."""
+    render = _renderer()
+    name = "plant" if dimension == 2 else "plant%dd" % dimension
+    source = folder / (name + ".pyx")
+    source.write_text(Tempita.Template((HERE / "plant.pyx.in").read_text(), name="plant.pyx.in")
+                      .substitute(render.names(dimension)))
+    interface = render.RENDERED / ("d%d" % dimension)
+    extension = Extension(name, [str(source)])
     distribution = Distribution({"ext_modules": cythonize(
-        [extension], include_path=[str(INTERFACE)], build_dir=str(folder / "c"), quiet=True)})
+        [extension], include_path=[str(interface)], build_dir=str(folder / "c"), quiet=True)})
     command = distribution.get_command_obj("build_ext")
     command.build_lib = str(folder)
     command.build_temp = str(folder / "objects")
     command.ensure_finalized()
     command.run()
-    spec = importlib.util.spec_from_file_location("plant", command.get_ext_fullpath("plant"))
+    spec = importlib.util.spec_from_file_location(name, command.get_ext_fullpath(name))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
