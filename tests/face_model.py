@@ -1,16 +1,17 @@
-"""What a SpatialHash2D GDScript face does with its Python engine, in Python,
+"""What a SpatialHash2D or SpatialHash3D GDScript face does with its Python engine, in Python,
 for driving spatial_hash.node.engine.NodeEngine the way the faces do: objects
 map to ids by the index's own rule (the most recently freed id first, then the
 next never used), calls whose numbers are within the engine's safe bound are
 held and applied in one call before anything reads the index, others go at
-once, and query results come back as the faces decode them."""
+once, and query results come back as the faces decode them. A box is its
+min corner's D numbers then its D sizes; a circle (a sphere) its centre's then
+its radius."""
 import math
 
 import numpy as np
 
 from spatial_hash.node.engine import IDS_MARK
 
-CIRCLE = (math.nan, math.nan)
 
 
 def decode_ids(result):
@@ -25,7 +26,8 @@ def decode_ids(result):
 class FaceModel:
     def __init__(self, engine):
         self.engine = engine
-        self.op = engine.call(0, ())
+        self.d = engine.dim.d
+        self.op = engine.call(0, () if self.d == 2 else (self.d,))
         self.safe = self.call("set_index", 64.0, 4, False)
         self.objects = {}           # object -> id
         self.handles = {}           # id -> object (a batch id: itself)
@@ -37,6 +39,8 @@ class FaceModel:
         self.ended_at_once = []     # pairs ended by removals while signalling
 
     def call(self, name, *args):
+        if name == "insert_circle" and self.d == 3:
+            name = "insert_sphere"
         return self.engine.call(self.op[name], args)
 
     def set_index(self, cell_size, threshold, hierarchical):
@@ -88,22 +92,24 @@ class FaceModel:
         del self.free[len(self.free) - recycled:]
         self.next_id += count - recycled
 
-    def insert(self, obj, x, y, w, h):
-        if not self._within(x, y, sizes=(w, h)):
-            return self._place("insert", obj, x, y, w, h)
-        self._hold(obj, [(x, y), (w, h)])
+    def insert(self, obj, *box):
+        corner, size = box[:self.d], box[self.d:]
+        if not self._within(*corner, sizes=size):
+            return self._place("insert", obj, *box)
+        self._hold(obj, [corner, size])
         return True
 
-    def insert_circle(self, obj, x, y, r):
-        if not self._within(x, y, sizes=(r,)):
-            return self._place("insert_circle", obj, x, y, r)
-        self._hold(obj, [(x, y), CIRCLE], r)
+    def insert_circle(self, obj, *ball):
+        if not self._within(*ball[:-1], sizes=ball[-1:]):
+            return self._place("insert_circle", obj, *ball)
+        self._hold(obj, [ball[:-1], (math.nan,) * self.d], ball[-1])
         return True
 
-    def update(self, obj, x, y, w, h):
-        if not self._within(x, y, sizes=(w, h)):
-            return self._place("update", obj, x, y, w, h)
-        self._hold(obj, [(x, y), (w, h)])
+    def update(self, obj, *box):
+        corner, size = box[:self.d], box[self.d:]
+        if not self._within(*corner, sizes=size):
+            return self._place("update", obj, *box)
+        self._hold(obj, [corner, size])
         return True
 
     def remove(self, obj):
@@ -122,10 +128,10 @@ class FaceModel:
             return
         held = self.held
         done = self.call("apply", np.array(held["inserted"], np.int32),
-                         np.array(held["insert_shapes"], np.float32).reshape(-1, 2),
+                         np.array(held["insert_shapes"], np.float32).reshape(-1, self.d),
                          np.array(held["insert_radii"], np.float64),
                          np.array(held["moved"], np.int32),
-                         np.array(held["move_shapes"], np.float32).reshape(-1, 2),
+                         np.array(held["move_shapes"], np.float32).reshape(-1, self.d),
                          np.array(held["move_radii"], np.float64),
                          np.array(held["removed"], np.int32))
         assert done is True, done

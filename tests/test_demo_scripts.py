@@ -14,9 +14,10 @@ CLASS_LEVEL = re.compile(r"^(extends |const |var |onready var |@onready var |fun
 
 
 def test_the_readme_has_an_example_per_engine():
-    assert len(README_BLOCKS) == 2
+    assert len(README_BLOCKS) == 3
     assert "PackedVector2Array" in README_BLOCKS[0] and "PoolVector2Array" in README_BLOCKS[1]
     assert "Packed" not in README_BLOCKS[1]
+    assert "SpatialHash3D" in README_BLOCKS[2] and "PackedVector3Array" in README_BLOCKS[2]
 
 
 @pytest.mark.parametrize("path", [p for p in DEMOS if p.parent.name == "godot4"], ids=lambda p: p.name)

@@ -37,8 +37,8 @@ class ExtPacked(array.array):
 def extension_module():
     godot = types.ModuleType("godot")
     variant_types = types.ModuleType("godot.variant_types")
-    kinds = {"PackedVector2Array": "f", "PackedInt32Array": "i", "PackedInt64Array": "q",
-             "PackedFloat64Array": "d"}
+    kinds = {"PackedVector2Array": "f", "PackedVector3Array": "f", "PackedInt32Array": "i",
+             "PackedInt64Array": "q", "PackedFloat64Array": "d"}
     for name, code in kinds.items():
         setattr(variant_types, name,
                 type(name, (ExtPacked,), {"__new__": lambda cls, v=(), c=code: array.array.__new__(cls, c, v)}))
@@ -76,7 +76,7 @@ class PoolArray:
     ctype, width = None, 1
 
     def __init__(self, values=()):
-        flat = [c for v in values for c in (v if self.width == 2 else (v,))]
+        flat = [c for v in values for c in (v if self.width > 1 else (v,))]
         self.memory = (self.ctype * max(1, len(flat)))(*flat)
         self.length = len(flat) // self.width
         self.element_reads = 0
@@ -118,6 +118,7 @@ class Godot3Dictionary(dict):
 def pythonscript_module():
     godot = types.ModuleType("godot")
     godot.PoolVector2Array = type("PoolVector2Array", (PoolArray,), {"ctype": ctypes.c_float, "width": 2})
+    godot.PoolVector3Array = type("PoolVector3Array", (PoolArray,), {"ctype": ctypes.c_float, "width": 3})
     godot.PoolIntArray = type("PoolIntArray", (PoolArray,), {"ctype": ctypes.c_int32})
     godot.PoolRealArray = type("PoolRealArray", (PoolArray,), {"ctype": ctypes.c_float})
     godot.Array, godot.Dictionary = Godot3Array, Godot3Dictionary
@@ -212,11 +213,12 @@ def py4godot_module():
                         ("PackedFloat64Array", np.float64), ("PackedByteArray", np.uint8)):
         setattr(core, name, type(name, (P4Packed,), {"dtype": dtype}))
 
-    class PackedVector2Array:
+    class PackedVectorArray:
         """No memory view of its own, and indexing one from Python crashed."""
+        width = None
 
-        def __init__(self, pairs=()):
-            self.values = np.asarray(pairs, dtype=np.float32).reshape(-1, 2)
+        def __init__(self, rows=()):
+            self.values = np.asarray(rows, dtype=np.float32).reshape(-1, self.width)
 
         def size(self):
             return len(self.values)
@@ -225,9 +227,10 @@ def py4godot_module():
             return core.PackedByteArray(np.frombuffer(self.values.tobytes(), dtype=np.uint8))
 
         def __getitem__(self, k):
-            raise EngineCrash("indexing a PackedVector2Array from Python")
+            raise EngineCrash(f"indexing a {type(self).__name__} from Python")
 
-    core.PackedVector2Array = PackedVector2Array
+    core.PackedVector2Array = type("PackedVector2Array", (PackedVectorArray,), {"width": 2})
+    core.PackedVector3Array = type("PackedVector3Array", (PackedVectorArray,), {"width": 3})
     core.Array, core.Dictionary = P4Array, P4Dictionary
     classes = types.ModuleType("py4godot.classes")
     classes.gdclass = lambda cls: cls
@@ -290,13 +293,13 @@ class Engine:
     def run(self, method, *args):
         return self.reaches(self.script.run(OP[method], *args), self.kinds)
 
-    def vectors(self, pairs):
+    def vectors(self, rows, d=2):
         k = self.kinds
         if self.plugin == "extension":
-            return k.PackedVector2Array([c for p in pairs for c in p])
+            return getattr(k, f"PackedVector{d}Array")([c for p in rows for c in p])
         if self.plugin == "pythonscript":
-            return k.PoolVector2Array(pairs)
-        return k.PackedVector2Array(pairs)
+            return getattr(k, f"PoolVector{d}Array")(rows)
+        return getattr(k, f"PackedVector{d}Array")(rows)
 
     def ints(self, values):
         k = self.kinds
@@ -347,6 +350,41 @@ def test_a_face_session_through_each_script(engine):
     shapes = engine.run("debug_geometry", 0.0, 0.0, 32.0, 32.0, True)
     assert set(shapes) == {"grid", "candidates", "free", "colliding"}
     assert engine.run("monitors")["total_objects"] == "objects"
+
+
+def test_a_3d_face_session_through_each_script(engine):
+    """The 3D face's first call names the dimension; its vectors are packed
+    Vector3 arrays, which each plugin hands over as its Vector2 ones."""
+    numbers = engine.reaches(engine.script.run(0, 3), engine.kinds)
+    assert numbers["insert_sphere"] == OP["insert_circle"] and "insert_circle" not in numbers
+    assert engine.run("set_index", 4.0, 4, False) > 1e8
+    nan = math.nan
+    shapes = engine.vectors([(0.0, 0.0, 0.0), (10.0, 10.0, 10.0), (10.5, 5.0, 5.0), (nan, nan, nan)], 3)
+    assert engine.run("apply", engine.ints([0, 1]), shapes, engine.floats([0.75]), engine.ints([]),
+                      engine.vectors([], 3), engine.floats([]), engine.ints([])) is True
+    assert engine.script._engine.grid.sphere_of(1) == (10.5, 5.0, 5.0, 0.75)
+    assert decode_ids(engine.run("query_radius", 11.5, 5.0, 5.0, 0.25, 0xFFFFFFFF)) == [1]
+    assert decode_ids(engine.run("query_point", 1.0, 1.0, 11.0, 0xFFFFFFFF)) == []
+    assert engine.run("pairs") == [0, 1]
+    ids = engine.run("insert_batch", engine.vectors([(1.0, 1.0, 30.0), (2.0, 2.0, 30.5)], 3),
+                     engine.vectors([(1.0, 1.0, 1.0)] * 2, 3), 1, 0xFFFFFFFF)
+    assert ids == [2, 3] and engine.run("pairs") == [0, 1, 2, 3]
+    assert engine.run("update_batch", engine.ints(ids), engine.vectors([(50.0, 0.0, 0.0), (60.0, 0.0, 0.0)], 3),
+                      engine.vectors([(1.0, 1.0, 1.0)] * 2, 3)) is True
+    assert engine.run("pairs") == [0, 1]
+    assert "sizes[1].z" in engine.run("update_batch", engine.ints(ids),
+                                      engine.vectors([(0.0, 0.0, 0.0)] * 2, 3),
+                                      engine.vectors([(1.0, 1.0, 1.0), (1.0, 1.0, -1.0)], 3))
+    assert "positions must be Vector3s" in engine.run("insert_batch", engine.vectors([(1.0, 1.0)]),
+                                                      engine.vectors([(1.0, 1.0)]), 1, 1)
+    hit = engine.run("raycast", -5.0, 2.0, 3.0, 30.0, 2.0, 3.0, 0xFFFFFFFF)
+    assert [round(v, 9) for v in hit] == [0.0, round(1 / 7, 9), 0.0, 2.0, 3.0, -1.0, 0.0, 0.0]
+    assert "pos.z must be a finite number" in engine.run("insert", -1, 0.0, 0.0, nan, 1.0, 1.0, 1.0)
+    stats = engine.run("stats")
+    assert stats["objects"] == 4 and stats["levels"]["cell_size"] == [4.0]
+    shapes = engine.run("debug_geometry", -8.0, -8.0, -8.0, 16.0, 16.0, 16.0, True)
+    assert len(shapes["free"]) + len(shapes["colliding"]) == 6 * 4
+    assert len(shapes["grid"]) % (6 * 12) == 0 and shapes["grid"]
 
 
 def test_refusals_come_back_as_text_and_nothing_raises(engine):

@@ -73,10 +73,10 @@ def test_godot3_install_is_complete_and_can_run_again(tmp_path):
     assert "setup.py" in python.built and "addons/spatial_hash/node/engine.py" in python.built
     assert not any(p.startswith(("build/", ".git/", "demo_project/")) or p.endswith(".so")
                    for p in python.built)
-    assert commands[-1] == embedded + " -c import spatial_hash._core, spatial_hash.node.engine"
+    assert commands[-1] == embedded + " -c import spatial_hash._core, spatial_hash._core3d, spatial_hash.node.engine"
     addon = project / "addons" / "spatial_hash"
     godot3_files = ["godot3", "godot3/missing_engine.gd", "godot3/spatial_hash_2d.gd",
-                    "godot3/spatial_hash_engine.py", "icon.svg"]
+                    "godot3/spatial_hash_3d.gd", "godot3/spatial_hash_engine.py", "icon.svg"]
     assert sorted(p.relative_to(addon).as_posix() for p in addon.rglob("*")) == godot3_files
     text = (project / "project.godot").read_text()
     assert text.count("pythonscript.gdnlib") == 1
@@ -104,7 +104,7 @@ def test_godot4_install_targets_the_extension_site_packages(tmp_path, monkeypatc
     assert not addon.is_symlink()
     assert sorted(p.relative_to(addon).as_posix() for p in addon.rglob("*")) == \
         ["godot4", "godot4/missing_engine.gd", "godot4/spatial_hash_2d.gd",
-         "godot4/spatial_hash_engine.py", "icon.svg"]
+         "godot4/spatial_hash_3d.gd", "godot4/spatial_hash_engine.py", "icon.svg"]
 
 
 def test_the_godot4_face_picks_the_engine_script_the_installer_put_there(tmp_path):
@@ -143,7 +143,8 @@ def test_py4godot_install_targets_its_cpython_site_packages(tmp_path):
     assert f"--force-reinstall --target {site} --upgrade" in commands[-2]
     addon = project / "addons" / "spatial_hash"
     assert sorted(p.relative_to(addon).as_posix() for p in addon.rglob("*")) == \
-        ["godot4", "godot4/missing_engine.gd", "godot4/spatial_hash_2d.gd", "icon.svg", "py4godot",
+        ["godot4", "godot4/missing_engine.gd", "godot4/spatial_hash_2d.gd",
+         "godot4/spatial_hash_3d.gd", "icon.svg", "py4godot",
          "py4godot/spatial_hash_engine.py"]
     with pytest.raises(install_godot.Refused, match="embeds 3.14"):
         install_godot.install(str(project), python="/usr/bin/python3.12",

@@ -15,9 +15,10 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 import spatial_hash
 from face_model import FaceModel, decode_ids
-from oracle import Oracle, same_pairs
+from oracle import Oracle, Oracle3D, same_pairs
 from spatial_hash._core import ALL_LAYERS, HierarchicalGrid, UniformGrid, ids_text
-from spatial_hash.node.engine import IDS_MARK, MONITORS, PROTOCOL, NodeEngine, query_result
+from spatial_hash.node.engine import (IDS_MARK, MONITORS, PROTOCOL, NodeEngine, protocol_names,
+                                     query_result)
 
 KEYS = st.integers(0, 9).map(lambda k: f"o{k}")        # batch objects are ints: their ids
 # Positions and sizes reach a face as Vector2, which holds 32-bit floats; radii
@@ -31,141 +32,176 @@ FAR = st.sampled_from([3e8, -4e8, 5e8, 1e9])
 BITS = st.sampled_from([0, 1, 2, 3, ALL_LAYERS])
 
 
-class FaceMachine(RuleBasedStateMachine):
-    """Random per-object and batch calls, as a face makes them, against the oracle."""
+def face_machine(d):
+    """Random per-object and batch calls, as a face of dimension d makes them,
+    against the oracle of that dimension."""
+    point = st.tuples(*[COORD] * d)
+    size = st.tuples(*[LENGTH] * d)
 
-    @initialize(cell=st.sampled_from([0.5, 16.0, 64.0]), hierarchical=st.booleans(),
-                 threshold=st.integers(1, 6))
-    def start(self, cell, hierarchical, threshold):
-        self.face = FaceModel(NodeEngine())
-        assert not isinstance(self.face.set_index(cell, threshold, hierarchical), str)
-        self.oracle = Oracle(cell)
-        self.batch = []             # ids of live batch objects
+    class FaceMachine(RuleBasedStateMachine):
+        @initialize(cell=st.sampled_from([0.5, 16.0, 64.0]), hierarchical=st.booleans(),
+                    threshold=st.integers(1, 6))
+        def start(self, cell, hierarchical, threshold):
+            self.face = FaceModel(NodeEngine(dimension=d))
+            assert not isinstance(self.face.set_index(cell, threshold, hierarchical), str)
+            self.oracle = (Oracle if d == 2 else Oracle3D)(cell)
+            self.batch = []             # ids of live batch objects
 
-    @rule(obj=KEYS, x=COORD, y=COORD, w=LENGTH, h=LENGTH)
-    def insert(self, obj, x, y, w, h):
-        assert self.face.insert(obj, x, y, w, h) is True
-        self.oracle.insert(obj, (x, y, w, h))
+        @rule(obj=KEYS, corner=point, extent=size)
+        def insert(self, obj, corner, extent):
+            assert self.face.insert(obj, *corner, *extent) is True
+            self.oracle.insert(obj, corner + extent)
 
-    @rule(obj=KEYS, x=COORD, y=COORD, r=RADIUS)
-    def insert_circle(self, obj, x, y, r):
-        assert self.face.insert_circle(obj, x, y, r) is True
-        self.oracle.insert_circle(obj, (x, y), r)
+        @rule(obj=KEYS, center=point, r=RADIUS)
+        def insert_circle(self, obj, center, r):
+            assert self.face.insert_circle(obj, *center, r) is True
+            self.oracle.insert_circle(obj, center, r)
 
-    @rule(obj=KEYS, x=FAR, y=COORD)
-    def insert_far(self, obj, x, y):
-        result = self.face.insert(obj, x, y, 1.0, 1.0)
-        if result is True:
-            self.oracle.insert(obj, (x, y, 1.0, 1.0))
-        else:
-            assert "too far" in result
+        @rule(obj=KEYS, x=FAR, rest=st.tuples(*[COORD] * (d - 1)))
+        def insert_far(self, obj, x, rest):
+            box = (x,) + rest + (1.0,) * d
+            result = self.face.insert(obj, *box)
+            if result is True:
+                self.oracle.insert(obj, box)
+            else:
+                assert "too far" in result
 
-    def _placed(self):
-        return sorted(o for o in self.oracle._shapes if isinstance(o, str))
+        def _placed(self):
+            return sorted(o for o in self.oracle._shapes if isinstance(o, str))
 
-    @precondition(lambda self: self._placed())
-    @rule(data=st.data(), x=COORD, y=COORD, w=LENGTH, h=LENGTH)
-    def update(self, data, x, y, w, h):
-        obj = data.draw(st.sampled_from(self._placed()))
-        assert self.face.update(obj, x, y, w, h) is True
-        self.oracle.insert(obj, (x, y, w, h))
+        @precondition(lambda self: self._placed())
+        @rule(data=st.data(), corner=point, extent=size)
+        def update(self, data, corner, extent):
+            obj = data.draw(st.sampled_from(self._placed()))
+            assert self.face.update(obj, *corner, *extent) is True
+            self.oracle.insert(obj, corner + extent)
 
-    @rule(obj=KEYS)
-    def remove(self, obj):
-        assert self.face.remove(obj) == (obj in self.oracle)
-        self.oracle.remove(obj)
+        @rule(obj=KEYS)
+        def remove(self, obj):
+            assert self.face.remove(obj) == (obj in self.oracle)
+            self.oracle.remove(obj)
 
-    @precondition(lambda self: self._placed())
-    @rule(data=st.data(), layer=BITS, mask=BITS)
-    def set_filter(self, data, layer, mask):
-        obj = data.draw(st.sampled_from(self._placed()))
-        assert self.face.set_filter(obj, layer, mask) is True
-        self.oracle.set_filter(obj, layer, mask)
+        @precondition(lambda self: self._placed())
+        @rule(data=st.data(), layer=BITS, mask=BITS)
+        def set_filter(self, data, layer, mask):
+            obj = data.draw(st.sampled_from(self._placed()))
+            assert self.face.set_filter(obj, layer, mask) is True
+            self.oracle.set_filter(obj, layer, mask)
 
-    @rule(boxes=st.lists(st.tuples(COORD, COORD, LENGTH, LENGTH), max_size=5))
-    def insert_batch(self, boxes):
-        ids = self.face.insert_batch([b[:2] for b in boxes], [b[2:] for b in boxes])
-        for object_id, box in zip(ids.tolist(), boxes):
-            # Vector2 holds 32-bit floats: a batch's boxes are what arrives.
-            self.oracle.insert(("batch", object_id), tuple(float(np.float32(v)) for v in box))
-            self.batch.append(object_id)
+        @rule(boxes=st.lists(st.tuples(point, size), max_size=5))
+        def insert_batch(self, boxes):
+            ids = self.face.insert_batch([b[0] for b in boxes], [b[1] for b in boxes])
+            for object_id, (corner, extent) in zip(ids.tolist(), boxes):
+                # Vectors hold 32-bit floats: a batch's boxes are what arrives.
+                self.oracle.insert(("batch", object_id),
+                                   tuple(float(np.float32(v)) for v in corner + extent))
+                self.batch.append(object_id)
 
-    @precondition(lambda self: self.batch)
-    @rule(data=st.data())
-    def remove_batch(self, data):
-        ids = data.draw(st.lists(st.sampled_from(self.batch), unique=True, min_size=1))
-        assert self.face.remove_batch(ids) is True
-        for object_id in ids:
-            self.batch.remove(object_id)
-            self.oracle.remove(("batch", object_id))
+        @precondition(lambda self: self.batch)
+        @rule(data=st.data())
+        def remove_batch(self, data):
+            ids = data.draw(st.lists(st.sampled_from(self.batch), unique=True, min_size=1))
+            assert self.face.remove_batch(ids) is True
+            for object_id in ids:
+                self.batch.remove(object_id)
+                self.oracle.remove(("batch", object_id))
 
-    @rule(cell=st.sampled_from([0.5, 8.0, 64.0]), hierarchical=st.booleans())
-    def set_index(self, cell, hierarchical):
-        result = self.face.set_index(cell, 4, hierarchical)
-        if not isinstance(result, str):
-            self.oracle.cell_size = cell
-        else:
-            assert "too far" in result
+        @rule(cell=st.sampled_from([0.5, 8.0, 64.0]), hierarchical=st.booleans())
+        def set_index(self, cell, hierarchical):
+            result = self.face.set_index(cell, 4, hierarchical)
+            if not isinstance(result, str):
+                self.oracle.cell_size = cell
+            else:
+                assert "too far" in result
 
-    @staticmethod
-    def _named(found):
-        """The oracle's names of what the face returns: batch ids as ("batch", id)."""
-        return [("batch", o) if isinstance(o, (int, np.integer)) else o for o in found]
+        @staticmethod
+        def _named(found):
+            """The oracle's names of what the face returns: batch ids as ("batch", id)."""
+            return [("batch", o) if isinstance(o, (int, np.integer)) else o for o in found]
 
-    def _objects(self, found):
-        return set(self._named(found))
+        def _objects(self, found):
+            return set(self._named(found))
 
-    def _id_of(self, obj):
-        return obj[1] if isinstance(obj, tuple) else self.face.objects[obj]
+        def _id_of(self, obj):
+            return obj[1] if isinstance(obj, tuple) else self.face.objects[obj]
 
-    @rule(x=COORD, y=COORD, w=LENGTH, h=LENGTH, mask=BITS)
-    def query_range(self, x, y, w, h, mask):
-        found = self.face.query("query_range", x, y, w, h, True, mask)
-        assert self._objects(found) == set(self.oracle.query_range((x, y, w, h), mask))
+        @rule(corner=point, extent=size, mask=BITS)
+        def query_range(self, corner, extent, mask):
+            found = self.face.query("query_range", *corner, *extent, True, mask)
+            assert self._objects(found) == set(self.oracle.query_range(corner + extent, mask))
 
-    @rule(x=COORD, y=COORD, r=LENGTH, mask=BITS)
-    def query_radius(self, x, y, r, mask):
-        found = self.face.query("query_radius", x, y, r, mask)
-        assert self._objects(found) == set(self.oracle.query_radius((x, y), r, mask))
+        @rule(corner=point, extent=size, mask=BITS)
+        def query_nearby(self, corner, extent, mask):
+            if isinstance(self.face.engine.grid, self.face.engine.dim.hierarchical):
+                return          # its cells are its own: the exact answers are what both share
+            found = self.face.query("query_nearby", *corner, *extent, mask)
+            assert self._objects(found) == set(self.oracle.query_nearby(*corner, *extent, mask))
 
-    @rule(x=COORD, y=COORD)
-    def query_point(self, x, y):
-        found = self.face.query("query_point", x, y, ALL_LAYERS)
-        assert self._objects(found) == set(self.oracle.query_point((x, y)))
+        @rule(center=point, r=LENGTH, mask=BITS)
+        def query_radius(self, center, r, mask):
+            found = self.face.query("query_radius", *center, r, mask)
+            assert self._objects(found) == set(self.oracle.query_radius(center, r, mask))
 
-    @rule(x=COORD, y=COORD, k=st.integers(0, 4))
-    def query_nearest(self, x, y, k):
-        self.face.flush()
-        found = self.face.query("query_nearest", x, y, k, math.inf, ALL_LAYERS)
-        assert self._named(found) == self.oracle.query_nearest((x, y), k, tie_order=self._id_of)
+        @rule(p=point)
+        def query_point(self, p):
+            found = self.face.query("query_point", *p, ALL_LAYERS)
+            assert self._objects(found) == set(self.oracle.query_point(p))
 
-    @rule()
-    def events(self):
-        started, ended = self.face.events()
-        ended_at_once = {frozenset(self._objects(p)) for p in self.face.ended_at_once}
-        self.face.ended_at_once = []
-        now = {frozenset(self._objects(p)) for p in self.face.pairs()}
-        before = getattr(self, "reported", set()) - ended_at_once
-        assert {frozenset(self._objects(p)) for p in started} == now - before
-        assert {frozenset(self._objects(p)) for p in ended} == before - now
-        self.reported = now
+        @rule(p=point, k=st.integers(0, 4))
+        def query_nearest(self, p, k):
+            self.face.flush()
+            found = self.face.query("query_nearest", *p, k, math.inf, ALL_LAYERS)
+            assert self._named(found) == self.oracle.query_nearest(p, k, tie_order=self._id_of)
 
-    @invariant()
-    def pairs_equal_brute_force(self):
-        if hasattr(self, "face"):
-            got = [tuple(self._named(p)) for p in self.face.pairs()]
-            assert same_pairs(got, self.oracle.pairs())
-            self.face.engine.grid.validate()
+        @rule(start=point, end=point, extent=size)
+        def query_along_path(self, start, end, extent):
+            found = self.face.query("query_along_path", *start, *end, *extent, ALL_LAYERS)
+            assert self._objects(found) == set(self.oracle.query_along_path(start, end, extent))
+
+        @rule(start=point, end=point)
+        def raycast_all(self, start, end):
+            self.face.flush()
+            rows = self.face.call("raycast_all", *start, *end, ALL_LAYERS)
+            width = 2 + 2 * d
+            got = [(self.face.handles[int(rows[k])], rows[k + 1]) for k in range(0, len(rows), width)]
+            expected = self.oracle.raycast_all(start, end, tie_order=self._id_of)
+            assert [self._named([o])[0] for o, _ in got] == [hit[0] for hit in expected]
+            assert all(math.isclose(f, hit[1], rel_tol=1e-9, abs_tol=1e-9)
+                       for (_, f), hit in zip(got, expected))
+
+        @rule()
+        def events(self):
+            started, ended = self.face.events()
+            ended_at_once = {frozenset(self._objects(p)) for p in self.face.ended_at_once}
+            self.face.ended_at_once = []
+            now = {frozenset(self._objects(p)) for p in self.face.pairs()}
+            before = getattr(self, "reported", set()) - ended_at_once
+            assert {frozenset(self._objects(p)) for p in started} == now - before
+            assert {frozenset(self._objects(p)) for p in ended} == before - now
+            self.reported = now
+
+        @invariant()
+        def pairs_equal_brute_force(self):
+            if hasattr(self, "face"):
+                got = [tuple(self._named(p)) for p in self.face.pairs()]
+                assert same_pairs(got, self.oracle.pairs())
+                self.face.engine.grid.validate()
+
+    return FaceMachine
 
 
-TestFaceModel = FaceMachine.TestCase
-TestFaceModel.settings = settings(max_examples=60, stateful_step_count=30, deadline=None,
-                                  suppress_health_check=[HealthCheck.too_slow])
+MACHINE_SETTINGS = settings(max_examples=60, stateful_step_count=30, deadline=None,
+                            suppress_health_check=[HealthCheck.too_slow])
+TestFaceModel = face_machine(2).TestCase
+TestFaceModel.settings = MACHINE_SETTINGS
+TestFaceModel3D = face_machine(3).TestCase
+TestFaceModel3D.settings = MACHINE_SETTINGS
 
 
 def _state(engine):
     grid = engine.grid
-    return ([(i, grid.bounds(i), grid.circle_of(i), grid.filter_of(i)) for i in grid.ids()],
+    circle_of = engine.dim.method(grid, "circle_of")
+    return ([(i, grid.bounds(i), circle_of(i), grid.filter_of(i)) for i in grid.ids()],
             grid.pair_ids().tolist(), dict(engine.settings))
 
 
@@ -240,6 +276,100 @@ def test_a_refused_call_says_why_naming_the_argument_and_changes_nothing(method,
             np.testing.assert_array_equal(arg, copy)
 
 
+def _engine_with_objects_3d():
+    face = FaceModel(NodeEngine(dimension=3))
+    face.insert("a", 0.0, 0.0, 0.0, 10.0, 10.0, 10.0)
+    face.insert_circle("b", 5.0, 5.0, 5.0, 3.0)
+    face.insert_batch([(20.0, 20.0, 20.0), (21.0, 21.0, 21.0)], [(4.0, 4.0, 4.0)] * 2)
+    face.flush()
+    return face
+
+
+ONES3 = np.ones((1, 3), np.float32)
+BAD_CALLS_3D = [
+    ("insert", (-1, 0.0, 0.0, NAN, 1.0, 1.0, 1.0), "pos.z must be a finite number, got nan"),
+    ("insert", (-1, 0.0, 0.0, 0.0, 1.0, 1.0, -1.0), "size.z must be a finite number >= 0, got -1.0"),
+    ("insert", (-1, 0.0, 0.0, 1e300, 1.0, 1.0, 1.0), "too far from the origin"),
+    ("insert", (-1, 0.0, 0.0, 1.0, 1.0), "insert takes 7 arguments, got 5"),
+    ("update", (0, 0.0, 0.0, 0.0, 1.0, 1.0, INF), "aabb.size.z"),
+    ("update", (99, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0), "no object with id 99"),
+    ("insert_circle", (-1, 0.0, 0.0, 0.0, -1.0), "radius must be a finite number >= 0"),
+    ("insert_circle", (1, 0.0, 0.0, INF, 1.0), "center.z"),
+    ("query_nearby", (0.0, 0.0, NAN, 1.0, 1.0, 1.0, ALL_LAYERS), "pos.z"),
+    ("query_range", (0.0, 0.0, 0.0, 1.0, 1.0, -1.0, False, ALL_LAYERS), "aabb.size.z"),
+    ("query_radius", (0.0, 0.0, 0.0, NAN, ALL_LAYERS), "radius"),
+    ("query_point", (0.0, 0.0, INF, ALL_LAYERS), "point.z"),
+    ("query_nearest", (0.0, 0.0, 0.0, -1, INF, ALL_LAYERS), "k must be an int >= 0"),
+    ("query_along_path", (0.0, 0.0, 0.0, 1.0, 1.0, NAN, 1.0, 1.0, 1.0, ALL_LAYERS), "end.z"),
+    ("query_along_path", (0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0, ALL_LAYERS),
+     "query_along_path takes 10 arguments, got 9"),
+    ("raycast", (0.0, 0.0, INF, 1.0, 1.0, 1.0, ALL_LAYERS), "start.z"),
+    ("raycast_all", (0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1 << 33), "mask"),
+    ("insert_batch", (np.array([[0.0, 1.0, NAN]], np.float32), ONES3, 1, 1),
+     "positions[0].z must be a finite number, got nan"),
+    ("insert_batch", (np.ones((1, 2), np.float32), np.ones((1, 2), np.float32), 1, 1),
+     "positions must be Vector3s or x, y, z number triples"),
+    ("insert_batch", ([(1.0, 2.0)], [(1.0, 1.0, 1.0)], 1, 1), "got shape (1, 2)"),
+    ("update_batch", (np.array([2, 99]), np.ones((2, 3), np.float32), np.ones((2, 3), np.float32)),
+     "ids[1]: no object with id 99"),
+    ("update_batch", (np.array([2]), ONES3, -ONES3), "sizes[0].x"),
+    ("update_batch", (np.array([2]), ONES3, np.array([[1.0, 1.0, NAN]], np.float32)), "sizes[0].z"),
+    ("remove_batch", (np.array([2, 2]),), "ids[1] repeats id 2"),
+    ("debug_geometry", (0.0, 0.0, 0.0, 1.0, 1.0, 1.0, "yes"), "candidates must be true or false"),
+    ("set_index", (-5.0, 4, False), "cell_size must be a positive finite number, got -5.0"),
+]
+
+
+@pytest.mark.parametrize("method, args, message", BAD_CALLS_3D,
+                         ids=[f"{m}-{k}" for k, (m, _, _) in enumerate(BAD_CALLS_3D)])
+def test_a_refused_3d_call_says_why_naming_the_argument_and_changes_nothing(method, args, message):
+    face = _engine_with_objects_3d()
+    before = _state(face.engine)
+    copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    result = face.call(method, *args)
+    assert isinstance(result, str) and not result.startswith(IDS_MARK), result
+    assert message in result
+    assert _state(face.engine) == before
+    for arg, copy in zip(args, copies):
+        if isinstance(arg, np.ndarray):
+            np.testing.assert_array_equal(arg, copy)
+
+
+def test_the_first_call_of_a_face_names_the_engine_dimension():
+    assert NodeEngine.for_face(np.asarray, (0,)).dim.d == 2
+    assert NodeEngine.for_face(np.asarray, (0, 3)).dim.d == 3
+    for args in ((0, 2), (5, 3), (0, 3.0), (0, "3"), (0, 7), (), (None, None), (0, True)):
+        assert NodeEngine.for_face(np.asarray, args).dim.d == 2
+    engine = NodeEngine(dimension=3)
+    numbers = engine.call(0, (3,))
+    assert numbers == {name: k for k, name in enumerate(protocol_names(3))}
+    assert numbers["insert_sphere"] == PROTOCOL.index("insert_circle") and "insert_circle" not in numbers
+    assert engine.call(0, ()) == "this engine is 3D, not 2D"     # a 2D face on a 3D engine
+    assert NodeEngine().call(0, (3,)) == "this engine is 2D, not 3D"
+
+
+def test_3d_debug_geometry_draws_the_occupied_cells_near_the_view():
+    face = _engine_with_objects_3d()
+    grid = face.engine.grid
+    shapes = face.call("debug_geometry", -100.0, -100.0, -100.0, 200.0, 200.0, 200.0, True)
+    assert len(shapes["grid"]) == 6 * 12 * len(grid.cell_counts())
+    assert len(shapes["candidates"]) == 6 * len(grid.candidate_ids())
+    boxes = sorted(zip(*[iter(shapes["free"] + shapes["colliding"])] * 6))
+    assert boxes == sorted(grid.bounds(i) for i in grid.ids())
+    far = face.call("debug_geometry", 500.0, 500.0, 500.0, 10.0, 10.0, 10.0, False)
+    assert far["grid"] == [] and far["candidates"] == []
+
+
+def test_3d_held_spheres_keep_their_radius_and_the_last_move_wins():
+    face = FaceModel(NodeEngine(dimension=3))
+    face.insert_circle("c", 0.0, 0.0, 0.0, 0.7)
+    assert face.query("query_radius", 0.0, 1.0, 0.0, 0.3, ALL_LAYERS) == ["c"]
+    face.update("c", 100.0, 0.0, 0.0, 1.0, 1.0, 1.0)
+    face.insert_circle("c", 0.0, 0.0, 300.0, 1.0)
+    assert face.query("query_point", 0.0, 0.0, 300.5, ALL_LAYERS) == ["c"]
+    assert face.engine.grid.sphere_of(0) == (0.0, 0.0, 300.0, 1.0)
+
+
 def test_nothing_raises_out_of_the_engine():
     engine = NodeEngine()
     assert "no method" not in engine.call(len(PROTOCOL), ())     # an unknown number is refused
@@ -254,8 +384,8 @@ def test_the_protocol_is_every_public_method_numbered_once():
     engine = NodeEngine()
     numbers = engine.call(0, ())
     assert numbers == {name: k for k, name in enumerate(PROTOCOL)} and len(set(PROTOCOL)) == len(PROTOCOL)
-    public = {name for name in dir(NodeEngine) if not name.startswith("_") and name != "call"
-              and callable(getattr(NodeEngine, name))}
+    public = {name for name in dir(NodeEngine) if not name.startswith("_")
+              and name not in ("call", "for_face") and callable(getattr(NodeEngine, name))}
     assert public == set(PROTOCOL)
 
 

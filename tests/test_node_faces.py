@@ -1,8 +1,9 @@
-"""The GDScript faces of the SpatialHash2D node (godot4/ and godot3/
-spatial_hash_2d.gd), held to the one table of the API (spatial_hash.node.api)
-and to the protocol of their Python engine. The faces' behaviour runs in the
-real engines (demo_project's smoke scenes, and tests/godot3 under godot3-server)."""
-import inspect
+"""The GDScript faces of the SpatialHash2D and SpatialHash3D nodes (godot4/ and
+godot3/ spatial_hash_2d.gd and spatial_hash_3d.gd, rendered from one template
+per dialect), held to the tables of the API (spatial_hash.node.api) and to the
+protocol of their Python engine. The faces' behaviour runs in the real engines
+(demo_project's smoke scenes, and tests/godot3 under godot3-server)."""
+import importlib.util
 import pathlib
 import re
 
@@ -10,13 +11,19 @@ import pytest
 
 from spatial_hash._core import ALL_LAYERS
 from spatial_hash.node import api
-from spatial_hash.node.engine import PROTOCOL, NodeEngine
+from spatial_hash.node.engine import PROTOCOL, arity, protocol_names
 
 ADDON = pathlib.Path(__file__).resolve().parent.parent / "addons" / "spatial_hash"
-FACES = {4: ADDON / "godot4" / "spatial_hash_2d.gd", 3: ADDON / "godot3" / "spatial_hash_2d.gd"}
-# Godot 3's GDScript refuses a method named update with arguments other than
-# CanvasItem.update()'s: the face names it update_object there.
-GODOT3_NAMES = {"update": "update_object"}
+FACES = {(version, d): ADDON / f"godot{version}" / f"spatial_hash_{d}d.gd"
+         for version in (4, 3) for d in (2, 3)}
+EACH_FACE = pytest.mark.parametrize("version, d", sorted(FACES), ids=lambda v: str(v))
+
+
+def render_faces():
+    spec = importlib.util.spec_from_file_location("render_faces", ADDON / "tools" / "render_faces.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def split_top(text, sep=","):
@@ -103,11 +110,13 @@ def engine_calls(source):
     return calls
 
 
-@pytest.mark.parametrize("version", [4, 3])
-def test_each_face_declares_exactly_the_api_table(version):
-    declared = {name: f for name, f in functions(FACES[version].read_text()).items()
+@EACH_FACE
+def test_each_face_declares_exactly_the_api_table(version, d):
+    declared = {name: f for name, f in functions(FACES[version, d].read_text()).items()
                 if not name.startswith("_")}
-    expected = {GODOT3_NAMES.get(m.name, m.name) if version == 3 else m.name: m for m in api.METHODS}
+    methods, _ = api.TABLES[d]
+    expected = {api.GODOT3_NAMES[d].get(m.name, m.name) if version == 3 else m.name: m
+                for m in methods}
     assert set(declared) == set(expected)
     for name, method in expected.items():
         args, returns, _ = declared[name]
@@ -117,11 +126,11 @@ def test_each_face_declares_exactly_the_api_table(version):
         assert returns == (method.returns if version == 4 else api.godot3_type(method.returns)), name
 
 
-@pytest.mark.parametrize("version", [4, 3])
-def test_each_face_exports_the_properties_and_signals_of_the_table(version):
-    source = FACES[version].read_text()
+@EACH_FACE
+def test_each_face_exports_the_properties_and_signals_of_the_table(version, d):
+    source = FACES[version, d].read_text()
     exported = properties(source)
-    expected = {p.name: p for p in api.PROPERTIES if version in p.dialects}
+    expected = {p.name: p for p in api.TABLES[d][1] if version in p.dialects}
     assert set(exported) == set(expected)
     for name, prop in expected.items():
         assert exported[name][:2] == (prop.type, prop.default), name
@@ -131,11 +140,12 @@ def test_each_face_exports_the_properties_and_signals_of_the_table(version):
     assert int(layers, 0) == ALL_LAYERS
 
 
-def test_the_godot4_face_documents_every_public_method_property_and_signal():
+@pytest.mark.parametrize("d, base", [(2, "Node2D"), (3, "Node3D")])
+def test_the_godot4_face_documents_every_public_method_property_and_signal(d, base):
     """Godot 4's doctool turns ## comments into the node's help page."""
-    source = FACES[4].read_text()
-    assert source.startswith('@icon("res://addons/spatial_hash/icon.svg")\nclass_name SpatialHash2D\n'
-                             'extends Node2D\n## ')
+    source = FACES[4, d].read_text()
+    assert source.startswith(f'@icon("res://addons/spatial_hash/icon.svg")\nclass_name SpatialHash{d}D\n'
+                             f'extends {base}\n## ')
     undocumented = [name for name, (_, _, doc) in functions(source).items()
                     if not name.startswith("_") and not doc]
     undocumented += [name for name, (_, _, doc) in properties(source).items() if not doc]
@@ -144,37 +154,56 @@ def test_the_godot4_face_documents_every_public_method_property_and_signal():
     assert (ADDON / "icon.svg").read_text().startswith("<svg")
 
 
-def test_the_godot3_face_registers_its_class_with_the_icon():
-    assert FACES[3].read_text().startswith(
-        'class_name SpatialHash2D, "res://addons/spatial_hash/icon.svg"\nextends Node2D\n')
+@pytest.mark.parametrize("d, base", [(2, "Node2D"), (3, "Spatial")])
+def test_the_godot3_face_registers_its_class_with_the_icon(d, base):
+    assert FACES[3, d].read_text().startswith(
+        f'class_name SpatialHash{d}D, "res://addons/spatial_hash/icon.svg"\nextends {base}\n')
 
 
-@pytest.mark.parametrize("version", [4, 3])
-def test_every_engine_call_of_a_face_is_in_the_protocol_with_its_arguments(version):
-    source = FACES[version].read_text()
+@EACH_FACE
+def test_every_engine_call_of_a_face_is_in_the_protocol_with_its_arguments(version, d):
+    source = FACES[version, d].read_text()
     calls = engine_calls(source)
     assert len(calls) > 20
-    arity = {name: len(inspect.signature(getattr(NodeEngine, name)).parameters) - 1
-             for name in PROTOCOL}
-    arity["protocol"] = 0
+    names = protocol_names(d)
+    arities = {name: arity(PROTOCOL[k], d) for k, name in enumerate(names)}
+    arities["protocol"] = 0
     for method, count in calls:
         if method == "0":
-            assert count == 0           # the protocol itself
+            assert count == (0 if d == 2 else 1)    # the protocol, naming the dimension in 3D
         elif method == "op":            # _place: insert, update and insert_circle by name
-            assert count in (4, 5)
+            assert count in (2 * d + 1, d + 2)
         else:
-            assert method in PROTOCOL and count == arity[method], (method, count)
-    for name in re.findall(r'_place\(obj, \w+, "(\w+)"', source):
-        assert name in PROTOCOL
+            assert method in names and count == arities[method], (method, count)
+    placed = re.findall(r'_place\(obj, \w+, "(\w+)"', source)
+    assert len(placed) == 3
+    for name in placed:
+        assert name in names and arities[name] in (2 * d + 1, d + 2)
 
 
-@pytest.mark.parametrize("version", [4, 3])
-def test_faces_hand_the_engine_no_object(version):
+@EACH_FACE
+def test_a_face_is_its_dialect_template_rendered_for_its_dimension(version, d):
+    """The faces are committed as rendered (Godot loads them as they are);
+    tools/render_faces.py writes them after a template changes."""
+    assert FACES[version, d].read_text() == render_faces().render(f"godot{version}", d)
+
+
+def test_the_two_faces_of_a_dialect_differ_only_in_dimension():
+    """One template each: the 3D face is the 2D face's logic over Vector3 and
+    AABB (and its own debug drawing)."""
+    for version in (4, 3):
+        flat, solid = FACES[version, 2].read_text(), FACES[version, 3].read_text()
+        assert "Vector3" not in flat and "AABB" not in flat and "Rect2" not in solid
+        assert flat.count("\nfunc ") + 2 == solid.count("\nfunc ")     # _debug_view, _corner
+
+
+@EACH_FACE
+def test_faces_hand_the_engine_no_object(version, d):
     """Every plugin crashes the engine when a freed Object reaches Python: the
     faces pass their engine numbers, ids and packed arrays only. Each argument
     of an engine call is a number from a Vector2 or Rect2, a checked int or
     bool, or an array the face built or checked (never obj, a, b, or an Array)."""
-    source = FACES[version].read_text()
+    source = FACES[version, d].read_text()
     for match in re.finditer(r"_engine\.run\(([^()]*(?:\([^()]*\))?[^()]*)\)", source):
         for arg in split_top(match.group(1))[1:]:
             assert not re.fullmatch(r"obj|a|b|node|value|positions|sizes|layers|masks|ids", arg), \

@@ -1,7 +1,8 @@
-"""The Python engine of SpatialHash2D for Godot 3.2+ with godot-python 0.50
-(pythonscript, Python 3.8).
+"""The Python engine of SpatialHash2D and SpatialHash3D for Godot 3.2+ with
+godot-python 0.50 (pythonscript, Python 3.8).
 
-The node is the GDScript face `spatial_hash_2d.gd`; it makes one of these and
+The node is the GDScript face `spatial_hash_2d.gd` (or `spatial_hash_3d.gd`);
+it makes one of these and
 calls `run(method number, *args)` with numbers and pool arrays only. This
 script converts them and the results; spatial_hash.node.engine does the rest.
 What this plugin does differently:
@@ -14,8 +15,8 @@ What this plugin does differently:
 - `__init__` of an exposed class never runs: the engine is made on first use.
 """
 try:
-    from godot import (Array, Dictionary, PoolIntArray, PoolRealArray, PoolVector2Array, Reference,
-                       exposed)
+    from godot import (Array, Dictionary, PoolIntArray, PoolRealArray, PoolVector2Array,
+                       PoolVector3Array, Reference, exposed)
 except ImportError:     # not Godot 3: another engine's editor scanning res://, or CPython
     exposed = None
 
@@ -27,8 +28,8 @@ if exposed is not None:
     from spatial_hash.node.engine import SCALARS, NodeEngine
 
     # (numpy dtype, values per element) of each pool array the face hands over.
-    POOLS = {PoolVector2Array: (np.float32, 2), PoolIntArray: (np.int32, 1),
-             PoolRealArray: (np.float32, 1)}
+    POOLS = {PoolVector2Array: (np.float32, 2), PoolVector3Array: (np.float32, 3),
+             PoolIntArray: (np.int32, 1), PoolRealArray: (np.float32, 1)}
 
     def read(pool):
         """A copy of a pool array's memory (an Array of ints: a list); `raw_access`
@@ -72,7 +73,7 @@ if exposed is not None:
             try:
                 engine = getattr(self, "_engine", None)
                 if engine is None:
-                    engine = self._engine = NodeEngine(read)
+                    engine = self._engine = NodeEngine.for_face(read, args)
                 return to_godot(engine.call(args[0], args[1:]))
             except Exception as error:      # the engine boundary: report, never raise
                 return f"the engine failed: {error!r}"

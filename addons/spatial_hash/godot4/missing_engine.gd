@@ -1,5 +1,5 @@
 extends RefCounted
-## What a SpatialHash2D node holds when it could not make its Python engine:
+## What a SpatialHash2D or SpatialHash3D node holds when it could not make its Python engine:
 ## every call answers why (so every method of the node reports it), and the
 ## engine's method numbers all read as 0.
 
@@ -12,7 +12,8 @@ func _init(reason: String) -> void:
 
 
 ## Answers every call of the engine with [member why].
-func run(_a = null, _b = null, _c = null, _d = null, _e = null, _f = null, _g = null, _h = null) -> Variant:
+func run(_a = null, _b = null, _c = null, _d = null, _e = null, _f = null, _g = null, _h = null,
+		_i = null, _j = null, _k = null) -> Variant:
 	return why
 
 

@@ -1,6 +1,8 @@
-"""The Python engine of SpatialHash2D for Godot 4.2+ with godot-python-extension.
+"""The Python engine of SpatialHash2D and SpatialHash3D for Godot 4.2+ with
+godot-python-extension.
 
-The node is the GDScript face `spatial_hash_2d.gd`; it makes one of these and
+The node is the GDScript face `spatial_hash_2d.gd` (or `spatial_hash_3d.gd`);
+it makes one of these and
 calls `run(method number, *args)` with numbers and packed arrays only. This script
 converts them and the results; spatial_hash.node.engine does the rest. What
 this plugin does differently:
@@ -13,7 +15,7 @@ this plugin does differently:
 try:
     import godot
     from godot.variant_types import (PackedFloat64Array, PackedInt32Array, PackedInt64Array,
-                                     PackedVector2Array)
+                                     PackedVector2Array, PackedVector3Array)
 except ImportError:     # not Godot 4: another engine's editor scanning res://, or CPython
     godot = None
 
@@ -23,8 +25,8 @@ if godot is not None:
     from spatial_hash.node.engine import SCALARS, NodeEngine
 
     # Values per element of each packed array the face hands over.
-    WIDTHS = {PackedVector2Array: 2, PackedInt32Array: 1, PackedInt64Array: 1,
-              PackedFloat64Array: 1}
+    WIDTHS = {PackedVector2Array: 2, PackedVector3Array: 3, PackedInt32Array: 1,
+              PackedInt64Array: 1, PackedFloat64Array: 1}
 
     def read(packed):
         """A packed array's memory as numpy, read only, never kept past the call."""
@@ -50,5 +52,5 @@ if godot is not None:
         def run(self, *args):
             engine = getattr(self, "_engine", None)
             if engine is None:
-                engine = self._engine = NodeEngine(read)
+                engine = self._engine = NodeEngine.for_face(read, args)
             return to_godot(engine.call(args[0], args[1:]))

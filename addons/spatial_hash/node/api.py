@@ -1,10 +1,12 @@
-"""The SpatialHash2D node's GDScript API, declared once.
+"""The GDScript API of the SpatialHash2D and SpatialHash3D nodes, declared once.
 
-Each GDScript dialect has its own face (`godot4/spatial_hash_2d.gd`,
-`godot3/spatial_hash_2d.gd`: `class_name SpatialHash2D`), and the test suite
-holds both to these tables: method names, argument names, types, defaults and
-return types; properties; signals. Types are Godot 4's names; `godot3_type`
-gives Godot 3's ("" for an untyped value). Defaults are GDScript expressions.
+Each node has a face per GDScript dialect (`godot4/spatial_hash_2d.gd`,
+`godot3/spatial_hash_2d.gd`: `class_name SpatialHash2D`; `spatial_hash_3d.gd`:
+`SpatialHash3D`), and the test suite holds each to its table here: method
+names, argument names, types, defaults and return types; properties; signals.
+The two tables come from one description (DESCRIPTION), in each dimension's
+words (WORDS). Types are Godot 4's names; `godot3_type` gives Godot 3's (""
+for an untyped value). Defaults are GDScript expressions.
 """
 from typing import NamedTuple, Optional, Tuple
 
@@ -36,24 +38,25 @@ class Signal(NamedTuple):
 OBJ = Arg("obj", "Variant")
 MASK = Arg("mask", "int", "ALL_LAYERS")
 
-METHODS = (
-    Method("insert", (OBJ, Arg("pos", "Vector2"), Arg("size", "Vector2")), "bool"),
-    Method("insert_circle", (OBJ, Arg("center", "Vector2"), Arg("radius", "float")), "bool"),
-    Method("update", (OBJ, Arg("bounds", "Rect2")), "bool"),
+# Names in braces are the dimension's (WORDS).
+DESCRIPTION = (
+    Method("insert", (OBJ, Arg("pos", "{vector}"), Arg("size", "{vector}")), "bool"),
+    Method("insert_{circle}", (OBJ, Arg("center", "{vector}"), Arg("radius", "float")), "bool"),
+    Method("update", (OBJ, Arg("{bounds}", "{box}")), "bool"),
     Method("remove", (OBJ,), "bool"),
     Method("has", (OBJ,), "bool"),
     Method("get_id", (OBJ,), "int"),
     Method("set_filter", (OBJ, Arg("layer", "int"), Arg("mask", "int")), "bool"),
-    Method("query_nearby", (Arg("pos", "Vector2"), Arg("size", "Vector2"), MASK), "Array"),
-    Method("query_range", (Arg("rect", "Rect2"), Arg("exact", "bool", "false"), MASK), "Array"),
-    Method("query_radius", (Arg("center", "Vector2"), Arg("radius", "float"), MASK), "Array"),
-    Method("query_point", (Arg("point", "Vector2"), MASK), "Array"),
-    Method("query_nearest", (Arg("point", "Vector2"), Arg("k", "int", "1"),
+    Method("query_nearby", (Arg("pos", "{vector}"), Arg("size", "{vector}"), MASK), "Array"),
+    Method("query_range", (Arg("{rect}", "{box}"), Arg("exact", "bool", "false"), MASK), "Array"),
+    Method("query_radius", (Arg("center", "{vector}"), Arg("radius", "float"), MASK), "Array"),
+    Method("query_point", (Arg("point", "{vector}"), MASK), "Array"),
+    Method("query_nearest", (Arg("point", "{vector}"), Arg("k", "int", "1"),
                              Arg("max_distance", "float", "INF"), MASK), "Array"),
-    Method("query_along_path", (Arg("start", "Vector2"), Arg("end", "Vector2"),
-                                Arg("size", "Vector2"), MASK), "Array"),
-    Method("raycast", (Arg("start", "Vector2"), Arg("end", "Vector2"), MASK), "Dictionary"),
-    Method("raycast_all", (Arg("start", "Vector2"), Arg("end", "Vector2"), MASK), "Array"),
+    Method("query_along_path", (Arg("start", "{vector}"), Arg("end", "{vector}"),
+                                Arg("size", "{vector}"), MASK), "Array"),
+    Method("raycast", (Arg("start", "{vector}"), Arg("end", "{vector}"), MASK), "Dictionary"),
+    Method("raycast_all", (Arg("start", "{vector}"), Arg("end", "{vector}"), MASK), "Array"),
     Method("get_collision_pairs", (), "Array"),
     Method("is_colliding", (Arg("a", "Variant"), Arg("b", "Variant")), "bool"),
     Method("emit_collision_events", (), "int"),
@@ -72,8 +75,8 @@ METHODS = (
     Method("get_collision_events_packed", (), "Dictionary"),
 )
 
-PROPERTIES = (
-    Property("cell_size", "float", "64.0"),
+PROPERTY_DESCRIPTION = (
+    Property("cell_size", "float", "{cell_size}"),
     Property("large_object_threshold", "int", "4"),
     Property("hierarchical", "bool", "false"),
     Property("debug_draw", "bool", "false"),
@@ -87,8 +90,36 @@ SIGNALS = (
     Signal("collision_ended", ("a", "b")),
 )
 
+# Each dimension's words. The default cell fits each node's usual units: pixels
+# in 2D, metres in 3D.
+WORDS = {
+    2: {"vector": "Vector2", "box": "Rect2", "circle": "circle", "bounds": "bounds",
+        "rect": "rect", "cell_size": "64.0"},
+    3: {"vector": "Vector3", "box": "AABB", "circle": "sphere", "bounds": "aabb",
+        "rect": "aabb", "cell_size": "4.0"},
+}
+
+
+def _in_words(table, words):
+    def arg(a):
+        return a._replace(name=a.name.format(**words), type=a.type.format(**words))
+    return tuple(m._replace(name=m.name.format(**words), args=tuple(arg(a) for a in m.args))
+                 if isinstance(m, Method) else m._replace(default=m.default.format(**words))
+                 for m in table)
+
+
+TABLES = {d: (_in_words(DESCRIPTION, words), _in_words(PROPERTY_DESCRIPTION, words))
+          for d, words in WORDS.items()}
+METHODS, PROPERTIES = TABLES[2]
+METHODS_3D, PROPERTIES_3D = TABLES[3]
+
+# Godot 3's GDScript refuses a method named update with other arguments than
+# CanvasItem.update()'s, the redraw request: the 2D face (a CanvasItem) names
+# it update_object there. The 3D node is no CanvasItem.
+GODOT3_NAMES = {2: {"update": "update_object"}, 3: {}}
+
 _GODOT3_TYPES = {"Variant": "", "PackedInt32Array": "PoolIntArray",
-                 "PackedVector2Array": "PoolVector2Array"}
+                 "PackedVector2Array": "PoolVector2Array", "PackedVector3Array": "PoolVector3Array"}
 
 
 def godot3_type(godot4_type):

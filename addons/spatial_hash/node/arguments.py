@@ -6,8 +6,6 @@ import math
 
 import numpy as np
 
-from spatial_hash._core import read_vec2, rect_rows_into
-
 
 def number(value, name):
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
@@ -39,24 +37,28 @@ def _array_kind(values, name, what):
     raise TypeError(f"{name} must be {what}, got {type(values).__name__} {values!r}")
 
 
-def vec2_rows(values, name):
-    """(n, 2) float rows from an (n, 2) or flat [x0, y0, x1, ...] float array (the
-    engine scripts turn packed Vector2 arrays into these), or a list of
-    Vector2-likes. Their values are checked by rect_rows."""
-    _array_kind(values, name, "a PackedVector2Array or an Array of Vector2")
+def vec_rows(values, name, dimension):
+    """(n, D) float rows from an (n, D) or flat [x0, y0, ..., x1, ...] float
+    array (the engine scripts turn packed vector arrays into these), or a list
+    of vector-likes (Vector2 or Vector3, as the Dimension's). Their values are
+    checked by rect_rows."""
+    d, vector = dimension.d, dimension.vector
+    _array_kind(values, name, f"a Packed{vector}Array or an Array of {vector}")
     if isinstance(values, np.ndarray):
         if values.dtype.kind != "f":        # a packed int array is ids, not coordinates
-            raise TypeError(f"{name} must be a PackedVector2Array or floats, got {values.dtype}")
+            raise TypeError(f"{name} must be a Packed{vector}Array or floats, got {values.dtype}")
         rows = values
     elif all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
         rows = np.array(values, dtype=np.float64)
     else:
-        rows = np.array([read_vec2(v, f"{name}[{k}]") for k, v in enumerate(values)],
-                        dtype=np.float64).reshape(-1, 2)
-    if rows.ndim == 1 and rows.size % 2 == 0:
-        rows = rows.reshape(-1, 2)
-    if rows.ndim != 2 or rows.shape[1] != 2:
-        raise TypeError(f"{name} must be Vector2s or x, y number pairs, got shape {rows.shape}")
+        rows = np.array([dimension.read_vec(v, f"{name}[{k}]") for k, v in enumerate(values)],
+                        dtype=np.float64).reshape(-1, d)
+    if rows.ndim == 1 and rows.size % d == 0:
+        rows = rows.reshape(-1, d)
+    if rows.ndim != 2 or rows.shape[1] != d:
+        pairs = "pairs" if d == 2 else "triples"
+        raise TypeError(f"{name} must be {vector}s or {', '.join(dimension.axes)} number {pairs}, "
+                        f"got shape {rows.shape}")
     return rows
 
 
@@ -91,23 +93,24 @@ def _coordinates(values):
     return np.ascontiguousarray(values, dtype=np.float64)
 
 
-def rect_rows(positions, sizes, memory=None):
-    """(n, 4) float64 rows of x, y, w, h from position and size arrays of one
-    length: finite, sizes >= 0. One pass over the rows when they are good (the
+def rect_rows(dimension, positions, sizes, memory=None):
+    """(n, 2D) float64 rows of the corner's D coordinates and the D sizes
+    (x, y, w, h in 2D) from position and size arrays of one length of the
+    Dimension: finite, sizes >= 0. One pass over the rows when they are good (the
     batch path of a 10,000-object frame); the bad row is named only if not.
     The rows are written into `memory`, a C-contiguous float64 array of rows of
-    4, if it has n rows or more (they are then a view of it), else into a new
+    2D, if it has n rows or more (they are then a view of it), else into a new
     array: a caller that keeps it for its next batch allocates nothing."""
-    xy, wh = vec2_rows(positions, "positions"), vec2_rows(sizes, "sizes")
+    xy = vec_rows(positions, "positions", dimension)
+    wh = vec_rows(sizes, "sizes", dimension)
     if len(xy) != len(wh):
         raise ValueError(f"{len(xy)} positions but {len(wh)} sizes")
     rows = memory[:len(xy)] if memory is not None and len(memory) >= len(xy) \
-        else np.empty((len(xy), 4))
-    bad = rect_rows_into(_coordinates(xy), _coordinates(wh), rows)
+        else np.empty((len(xy), 2 * dimension.d))
+    bad = dimension.rows_into(_coordinates(xy), _coordinates(wh), rows)
     if bad < 0:
         return rows
     for name, values, least in (("positions", xy, None), ("sizes", wh, 0.0)):
-        x, y = values[bad].tolist()
-        finite(x, f"{name}[{bad}].x", least)
-        finite(y, f"{name}[{bad}].y", least)
+        for axis, value in zip(dimension.axes, values[bad].tolist()):
+            finite(value, f"{name}[{bad}].{axis}", least)
     raise AssertionError(f"row {bad} is good")   # unreachable: the checks agree

@@ -5,7 +5,6 @@ import math
 
 import numpy as np
 
-from spatial_hash._core import HierarchicalGrid, UniformGrid
 from spatial_hash.node.arguments import flag, number
 
 
@@ -23,16 +22,16 @@ def check_index_settings(cell_size, large_object_threshold, hierarchical):
             "hierarchical": flag(hierarchical, "hierarchical")}
 
 
-def make_grid(cell_size, large_object_threshold, hierarchical):
-    """An empty index for the settings."""
+def make_grid(dimension, cell_size, large_object_threshold, hierarchical):
+    """An empty index of the Dimension for the settings."""
     if hierarchical:
-        return HierarchicalGrid()
-    return UniformGrid(cell_size, (0.0, 0.0), large_object_threshold)
+        return dimension.hierarchical()
+    return dimension.uniform(cell_size, (0.0,) * dimension.d, large_object_threshold)
 
 
-def regrid(grid, settings):
+def regrid(dimension, grid, settings):
     """A new index with `settings` holding every object of `grid` under the same
     id; ValueError if they do not fit there."""
-    new = make_grid(**settings)
+    new = make_grid(dimension, **settings)
     grid.copy_into(new)
     return new

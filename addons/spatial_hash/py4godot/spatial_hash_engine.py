@@ -1,6 +1,8 @@
-"""The Python engine of SpatialHash2D for Godot 4.6 with py4godot (4.6-alpha17).
+"""The Python engine of SpatialHash2D and SpatialHash3D for Godot 4.6 with
+py4godot (4.6-alpha17).
 
-The node is the GDScript face `godot4/spatial_hash_2d.gd`; it makes one of
+The node is the GDScript face `godot4/spatial_hash_2d.gd` (or
+`spatial_hash_3d.gd`); it makes one of
 these and calls `run(method number, *args)` with numbers and packed arrays
 only. This script converts them and the results; spatial_hash.node.engine
 does the rest. What this plugin does differently:
@@ -13,14 +15,16 @@ does the rest. What this plugin does differently:
   the engine (`slice()`); one made with `from_memory_view` holds the wrong values.
 - Packed arguments are read through their memory, which is the argument's own
   copy, freed with its Python object: the numpy array keeps that object (a
-  buffer exporter, Python 3.12+; a copy before). PackedVector2Array has no
-  memory view of its own: its bytes (`to_byte_array()`) do. The memory view of
+  buffer exporter, Python 3.12+; a copy before). PackedVector2Array and
+  PackedVector3Array have no memory view of their own: their bytes
+  (`to_byte_array()`) do. The memory view of
   an empty packed array crashes the engine: empty ones are not read.
 """
 try:
     from py4godot.classes import gdclass
     from py4godot.classes.core import (Dictionary, PackedFloat64Array, PackedInt32Array,
-                                       PackedInt64Array, PackedVector2Array)
+                                       PackedInt64Array, PackedVector2Array,
+                                       PackedVector3Array)
     from py4godot.classes.RefCounted import RefCounted
 except ImportError:     # not py4godot: another plugin's editor scanning res://, or CPython
     gdclass = None
@@ -53,11 +57,15 @@ if gdclass is not None:
             return np.frombuffer(Owned(owner, owner.get_memory_view()), dtype=dtype)
         return np.frombuffer(owner.get_memory_view(), dtype=dtype).copy()
 
+    # Floats per element of the packed vector arrays the face hands over.
+    VECTORS = {PackedVector2Array: 2, PackedVector3Array: 3}
+
     def read(packed):
-        if isinstance(packed, PackedVector2Array):
+        width = VECTORS.get(type(packed))
+        if width is not None:
             if not packed.size():
-                return np.empty((0, 2), dtype=np.float32)
-            return owned(packed.to_byte_array(), np.float32).reshape(-1, 2)
+                return np.empty((0, width), dtype=np.float32)
+            return owned(packed.to_byte_array(), np.float32).reshape(-1, width)
         dtype = DTYPES[type(packed)]
         if not packed.size():
             return np.empty(0, dtype=dtype)
@@ -88,7 +96,7 @@ if gdclass is not None:
         def run(self, *args):
             engine = getattr(self, "_engine", None)
             if engine is None:
-                engine = self._engine = NodeEngine(read)
+                engine = self._engine = NodeEngine.for_face(read, args)
                 self._ints = Packed(PackedInt32Array, np.int32)
                 self._floats = Packed(PackedFloat64Array, np.float64)
             return self._to_godot(engine.call(args[0], args[1:]))

@@ -1,4 +1,4 @@
-"""Install the SpatialHash2D addon into a Godot project, for the Python plugin
+"""Install the SpatialHash2D and SpatialHash3D addon into a Godot project, for the Python plugin
 found there. Run it from a checkout of this repository:
 
     python3 addons/spatial_hash/tools/install_godot.py path/to/project [--python PYTHON]
@@ -6,7 +6,7 @@ found there. Run it from a checkout of this repository:
 It finds the plugin (pythonscript for Godot 3, py4godot or
 godot-python-extension for Godot 4), makes sure the plugin's Python has pip,
 builds the compiled core for that Python and installs the package and numpy where that plugin imports from,
-copies the node (the GDScript face of its Godot version, the icon, and the
+copies the nodes (the GDScript faces of its Godot version, the icon, and the
 plugin's Python engine script) into `res://addons/spatial_hash/`, writes what
 each plugin needs into the project (pythonscript's GDNative singleton; py4godot's
 export plugin, enabled), and finishes by importing the core with the plugin's Python.
@@ -162,6 +162,7 @@ def copy_addon(project, plugin):
     elif os.path.isdir(target):
         shutil.rmtree(target)
     for folder, name in ((".", "icon.svg"), (plugin.face_folder, "spatial_hash_2d.gd"),
+                         (plugin.face_folder, "spatial_hash_3d.gd"),
                          (plugin.face_folder, "missing_engine.gd"),
                          (plugin.engine_folder, "spatial_hash_engine.py")):
         os.makedirs(os.path.join(target, folder), exist_ok=True)
@@ -220,9 +221,10 @@ def install(project, python=None, run=None, log=print):
     install_packages(plugin, run, log)
     copy_addon(project, plugin)
     configure_project(project, plugin)
-    run(importer(plugin, "import spatial_hash._core, spatial_hash.node.engine"))
-    log(f"installed: res://addons/spatial_hash/{plugin.face_folder}/spatial_hash_2d.gd is the "
-        f"SpatialHash2D node; the core imports with the plugin's Python")
+    run(importer(plugin, "import spatial_hash._core, spatial_hash._core3d, spatial_hash.node.engine"))
+    log(f"installed: res://addons/spatial_hash/{plugin.face_folder}/spatial_hash_2d.gd and "
+        f"spatial_hash_3d.gd are the SpatialHash2D and SpatialHash3D nodes; the core imports "
+        f"with the plugin's Python")
     return plugin
 
 
