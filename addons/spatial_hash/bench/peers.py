@@ -199,8 +199,10 @@ class PlainPythonHash(Method):
         c = self.cell
         cx0, cy0 = int(b[0] // c), int(b[1] // c)
         cx1, cy1 = int(b[2] // c), int(b[3] // c)
-        return [(x * 73856093) ^ (y * 19349663)
-                for x in range(cx0, cx1 + 1) for y in range(cy0, cy1 + 1)]
+        # Two cells of one object can share a key: the object is in that
+        # bucket once, so it must be listed (and removed) once.
+        return list(dict.fromkeys((x * 73856093) ^ (y * 19349663)
+                                  for x in range(cx0, cx1 + 1) for y in range(cy0, cy1 + 1)))
 
     def frame(self, scene):
         table = self.table
