@@ -8,7 +8,8 @@ import threading
 import numpy as np
 import pytest
 
-from spatial_hash import BruteForce, HierarchicalGrid, UniformGrid
+from spatial_hash import (BruteForce, BruteForce3D, HierarchicalGrid, HierarchicalGrid3D,
+                          UniformGrid, UniformGrid3D)
 
 ROUNDS = 6
 N = 60_000
@@ -22,28 +23,34 @@ def retry(call, refused):
             refused.append(1)
 
 
-@pytest.mark.parametrize("make", [lambda: UniformGrid(4.0), lambda: HierarchicalGrid()],
-                         ids=["uniform", "hierarchical"])
-def test_a_busy_index_refuses_and_stays_whole(make):
+@pytest.mark.parametrize("make,d", [(lambda: UniformGrid(4.0), 2), (lambda: HierarchicalGrid(), 2),
+                                    (lambda: UniformGrid3D(4.0), 3), (lambda: HierarchicalGrid3D(), 3)],
+                         ids=["uniform", "hierarchical", "uniform3d", "hierarchical3d"])
+def test_a_busy_index_refuses_and_stays_whole(make, d):
+    box, boxes = ("rect", "rects") if d == 2 else ("box", "boxes")
     switch_interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-5)     # switch threads as often as the interpreter can
     try:
         grid = make()
+        insert_boxes, update_boxes = getattr(grid, "insert_" + boxes), getattr(grid, "update_" + boxes)
+        query_boxes, insert_box = getattr(grid, "query_" + boxes), getattr(grid, "insert_" + box)
+        query_box = getattr(grid, "query_" + box)
         rng = np.random.default_rng(5)
-        rects = np.column_stack([rng.uniform(0, 3000, (N, 2)), np.full((N, 2), 2.0)])
+        rects = np.column_stack([rng.uniform(0, 3000, (N, d)), np.full((N, d), 2.0)])
+        nudge = [1.0] + [0.0] * (2 * d - 1)
         batch_refused, single_refused, singles, problems = [], [], {}, []
         done = threading.Event()
 
         def batches():
             try:
                 for k in range(ROUNDS):
-                    ids = retry(lambda: grid.insert_rects(rects), batch_refused)
-                    retry(lambda: grid.update_rects(ids, rects + [1.0, 0.0, 0.0, 0.0]), batch_refused)
+                    ids = retry(lambda: insert_boxes(rects), batch_refused)
+                    retry(lambda: update_boxes(ids, rects + nudge), batch_refused)
                     retry(grid.pair_ids, batch_refused)
                     retry(grid.candidate_ids, batch_refused)
                     retry(grid.validate, batch_refused)
                     retry(lambda: grid.copy_into(make()), batch_refused)
-                    retry(lambda: grid.query_rects(rects[:500], True), batch_refused)
+                    retry(lambda: query_boxes(rects[:500], True), batch_refused)
                     retry(lambda: grid.remove_many(ids), batch_refused)
             except Exception as error:      # anything but the guard's refusal is a failure
                 problems.append(repr(error))
@@ -55,11 +62,11 @@ def test_a_busy_index_refuses_and_stays_whole(make):
             while not done.is_set():
                 k += 1
                 try:
-                    i = grid.insert_rect(-50.0 - k, -50.0, 1.0, 1.0, ("single", k))
+                    i = insert_box(-50.0 - k, *[-50.0] * (d - 1), *[1.0] * d, ("single", k))
                     if i in singles:
                         problems.append(f"id {i} handed out twice")
                     singles[i] = k
-                    grid.query_rect(-60.0, -60.0, 20.0, 20.0)
+                    query_box(*[-60.0] * d, *[20.0] * d)
                     if k % 3 == 0:
                         grid.remove(i)
                         del singles[i]
@@ -79,7 +86,7 @@ def test_a_busy_index_refuses_and_stays_whole(make):
     assert single_refused, "the single calls never met a batch in progress"
     live = list(grid.ids())
     assert len(grid) == len(live) == len(singles) and sorted(live) == sorted(singles)
-    oracle = BruteForce()
+    oracle = BruteForce() if d == 2 else BruteForce3D()
     for i in live:
         assert grid.handle(i) == ("single", singles[i])
         oracle.insert(i, grid.bounds(i))
