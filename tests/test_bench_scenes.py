@@ -185,3 +185,25 @@ def test_the_dict_hash_survives_cells_of_one_object_that_share_a_key():
     batch, _ = peers.HierarchicalBatchAPI.ready(scene)
     _, pairs = method.timed_frame(moved)
     assert np.array_equal(method.canonical(pairs), batch.canonical(batch.frame(moved)))
+
+
+def test_the_targets_hold_the_3d_uniform_grid_to_five_times_ckdtree():
+    """The run's targets name the 3D scenes' ratio against cKDTree and judge it."""
+    from spatial_hash import bench
+    rows = {("uniform3d", 100_000): {peers.KDTree.name: 58.0, bench.UNIFORM: 14.0,
+                                     bench.HIERARCHICAL: 10.0},
+            ("uniform3d", 1_000_000): {peers.KDTree.name: 830.0, bench.UNIFORM: 160.0,
+                                       bench.HIERARCHICAL: 170.0}}
+    records = [{"scene": scene, "n": n, "method": method, "ms_per_frame": ms, "load": "idle",
+                "skipped": False}
+               for (scene, n), times in rows.items() for method, ms in times.items()]
+    micro = {"update_same_cells_us": 0.1, "query_nearby_us": 0.5,
+             "query_nearby_mean_results": 10.0, "query_nearby_warm_us": 0.2,
+             "query_nearby_warm_results": 12}
+    report = bench.targets_report(records, micro, []).splitlines()
+    assert (f"  - {bench.UNIFORM} vs {peers.KDTree.name} at uniform3d N=100,000: 4.14x "
+            f"(target at least 5x): NOT met") in report
+    assert (f"  - {bench.HIERARCHICAL} vs {peers.KDTree.name} at uniform3d N=100,000: 5.80x "
+            f"(target at least 5x): met") in report
+    assert (f"  - {bench.UNIFORM} vs {peers.KDTree.name} at uniform3d N=1,000,000: 5.19x "
+            f"(target at least 5x): met") in report

@@ -232,6 +232,8 @@ PEER_TARGETS = [
     ("uniform", 100_000, peers.KDTree.name, 5.0),
     ("uniform", 100_000, peers.STRTree.name, 20.0),
     ("uniform", 1_000_000, peers.KDTree.name, 5.0),
+    ("uniform3d", 100_000, peers.KDTree.name, 5.0),
+    ("uniform3d", 1_000_000, peers.KDTree.name, 5.0),
 ]
 
 
