@@ -460,8 +460,9 @@ def test_benchmark_records_the_phases_of_indexes_that_report_them(monkeypatch):
     assert "moves" in lines[0] and "relinks 0.50 + pairs 0.25 + other" in lines[0]
 
 
-def test_contended_run_writes_both_loads(tmp_path, monkeypatch, capsys):
-    import json
+def quick_bench(monkeypatch):
+    """Make a benchmark run's sections after the frames (per-object calls, nearest,
+    rays) quick: small sizes, or fixed figures for the per-object calls."""
     from spatial_hash import bench
     monkeypatch.setattr(bench, "per_object_best", lambda: {
         "n": 1, "update_same_cells_us": 0.5, "query_nearby_us": 0.5, "query_nearby_warm_us": 0.5,
@@ -471,6 +472,12 @@ def test_contended_run_writes_both_loads(tmp_path, monkeypatch, capsys):
                         lambda radius: small_nearest(n=500, queries=40, radius=radius))
     monkeypatch.setattr(bench.rays, "ray_costs",
                         lambda: small_rays(n=500, rays=40, shapely_rays=30, numpy_rays=20))
+
+
+def test_contended_run_writes_both_loads(tmp_path, monkeypatch, capsys):
+    import json
+    from spatial_hash import bench
+    quick_bench(monkeypatch)
     argv = ["--contended", "--scenes", "uniform", "--sizes", "1000", "--frames", "2", "--out", str(tmp_path)]
     assert bench.main(argv) == 0
     results = json.loads((tmp_path / "results.json").read_text())

@@ -10,6 +10,7 @@ import pytest
 
 from spatial_hash import tuning
 from spatial_hash.bench import peers, scenes
+from test_batch import quick_bench
 
 
 def stepped_one_by_one(scene, dt):
@@ -134,14 +135,7 @@ def test_the_benchmark_races_3d_scenes_with_the_methods_that_have_a_3d_form():
 
 def test_a_run_with_3d_scenes_writes_their_records_and_plot(tmp_path, monkeypatch, capsys):
     from spatial_hash import bench
-    monkeypatch.setattr(bench, "per_object_best", lambda: {
-        "n": 1, "update_same_cells_us": 0.5, "query_nearby_us": 0.5, "query_nearby_warm_us": 0.5,
-        "query_nearby_warm_results": 10, "query_nearby_mean_results": 10.0})
-    small_nearest, small_rays = bench.nearest.nearest_costs, bench.rays.ray_costs
-    monkeypatch.setattr(bench.nearest, "nearest_costs",
-                        lambda radius: small_nearest(n=500, queries=40, radius=radius))
-    monkeypatch.setattr(bench.rays, "ray_costs",
-                        lambda: small_rays(n=500, rays=40, shapely_rays=30, numpy_rays=20))
+    quick_bench(monkeypatch)
     argv = ["--scenes", "uniform,uniform3d", "--sizes", "500,1000", "--frames", "1", "--out", str(tmp_path)]
     assert bench.main(argv) == 0
     results = json.loads((tmp_path / "results.json").read_text())

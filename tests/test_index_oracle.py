@@ -233,6 +233,7 @@ class HierarchicalGridMachine(IndexMachine):
         pass
 
     def check_structure(self):
+        d = self.oracle.dimension
         levels = self.index.stats()["levels"]
         assert sum(level["objects"] for level in levels) == len(self.oracle)
         sizes = [level["cell_size"] for level in levels]
@@ -240,10 +241,10 @@ class HierarchicalGridMachine(IndexMachine):
         for level in levels:
             # One cell per object, and the table grew to keep the density bound.
             assert level["occupied_cells"] <= level["objects"]
-            assert level["objects"] <= max(self.density * level["grid"] ** 2, 1)
+            assert level["objects"] <= max(self.density * level["grid"] ** d, 1)
         for obj in self.oracle._shapes:
             box = self.oracle.shape(obj)[0]
-            longest = max(box[2] - box[0], box[3] - box[1])
+            longest = max(box[d + i] - box[i] for i in range(d))
             cell, _ = self.index.grid.level_of_id(self.index.id_of(obj))
             assert cell >= longest * self.factor ** 0.5 * (1 - 1e-9)
 

@@ -116,20 +116,6 @@ class HierarchicalGrid3DMachine(IndexMachine3D, HierarchicalGridMachine):
         self.factor, self.density = factor, density
         return HierarchicalSpatialHash3D(factor, density, threads)
 
-    def check_structure(self):
-        levels = self.index.stats()["levels"]
-        assert sum(level["objects"] for level in levels) == len(self.oracle)
-        sizes = [level["cell_size"] for level in levels]
-        assert sizes == sorted(sizes)
-        for level in levels:
-            assert level["occupied_cells"] <= level["objects"]
-            assert level["objects"] <= max(self.density * level["grid"] ** 3, 1)
-        for obj in self.oracle._shapes:
-            box = self.oracle.shape(obj)[0]
-            longest = max(box[3 + i] - box[i] for i in range(3))
-            cell, _ = self.index.grid.level_of_id(self.index.id_of(obj))
-            assert cell >= longest * self.factor ** 0.5 * (1 - 1e-9)
-
 
 UniformGrid3DMachine.TestCase.settings = SETTINGS
 HierarchicalGrid3DMachine.TestCase.settings = SETTINGS
