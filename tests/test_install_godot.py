@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-TOOL = pathlib.Path(__file__).resolve().parent.parent / "addons" / "spatial_hash" / "tools" / "install_godot.py"
+TOOL = pathlib.Path(__file__).resolve().parent.parent / "tools" / "install_godot.py"
 spec = importlib.util.spec_from_file_location("install_godot", TOOL)
 install_godot = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(install_godot)
@@ -44,6 +44,7 @@ class PluginPython:
 def godot3_project(root):
     project = root / "game3"
     (project / "addons" / "pythonscript" / "x11-64" / "bin").mkdir(parents=True)
+    (project / "addons" / "pythonscript" / "x11-64" / "lib" / "python3.8").mkdir(parents=True)
     (project / "addons" / "pythonscript" / "x11-64" / "bin" / "python3").write_text("")
     (project / "pythonscript.gdnlib").write_text("")
     (project / "project.godot").write_text("config_version=4\n\n[application]\n\nconfig/name=\"g\"\n")
@@ -68,12 +69,17 @@ def test_godot3_install_is_complete_and_can_run_again(tmp_path):
     assert plugin.name == "pythonscript" and plugin.python == embedded
     commands = [" ".join(c) for c in python.commands]
     assert commands[2] == embedded + " -m ensurepip"
-    assert any(c.endswith("install --no-input numpy>=1.20") for c in commands)
+    site = project / "addons" / "pythonscript" / "x11-64" / "lib" / "python3.8" / "site-packages"
+    assert plugin.site_packages == str(site)
+    assert any(c.endswith(f"install --no-input --target {site} --upgrade numpy>=1.20")
+               for c in commands)
     assert "--no-deps --force-reinstall" in commands[-2]
     assert "setup.py" in python.built and "addons/spatial_hash/node/engine.py" in python.built
     assert not any(p.startswith(("build/", ".git/", "demo_project/")) or p.endswith(".so")
                    for p in python.built)
-    assert commands[-1] == embedded + " -c import spatial_hash._core, spatial_hash._core3d, spatial_hash.node.engine"
+    assert commands[-1].startswith(embedded + " -I -S -c") and str(site) in commands[-1]
+    assert commands[-1].endswith("import spatial_hash._core, spatial_hash._core3d, "
+                                 "spatial_hash.node.engine")
     addon = project / "addons" / "spatial_hash"
     godot3_files = ["godot3", "godot3/missing_engine.gd", "godot3/spatial_hash_2d.gd",
                     "godot3/spatial_hash_3d.gd", "godot3/spatial_hash_engine.py", "icon.svg"]
@@ -110,7 +116,7 @@ def test_godot4_install_targets_the_extension_site_packages(tmp_path, monkeypatc
 def test_the_godot4_face_picks_the_engine_script_the_installer_put_there(tmp_path):
     """The Godot 4 face tells a py4godot project by the file the installer found
     py4godot by, and loads the engine script the installer copied for it."""
-    text = (TOOL.parent.parent / "godot4" / "spatial_hash_2d.gd").read_text()
+    text = (TOOL.parent.parent / "addons" / "spatial_hash" / "godot4" / "spatial_hash_2d.gd").read_text()
     marker = re.search(r'const _PY4GODOT := "res://([^"]+)"', text).group(1)
     engines = dict(re.findall(r'(true|false): "res://addons/spatial_hash/([^"]+)"', text))
     for layout, found in ((py4godot_project(tmp_path)[0], "true"), (godot4_project(tmp_path), "false")):
@@ -263,7 +269,7 @@ def test_a_py4godot_export_gets_the_addons_python_files(tmp_path):
 
 def test_a_pythonscript_pck_gets_its_python_and_the_projects_python_files(tmp_path):
     project = godot3_project(tmp_path)
-    (project / "addons" / "pythonscript" / "x11-64" / "lib").mkdir()
+    (project / "addons" / "pythonscript" / "x11-64" / "lib").mkdir(exist_ok=True)
     (project / "addons" / "pythonscript" / "x11-64" / "lib" / "libpython3.8.so.1.0").write_text("")
     install_godot.copy_addon(str(project), install_godot.find_plugin(str(project)))
     (project / "tools").mkdir()

@@ -20,7 +20,7 @@ EACH_FACE = pytest.mark.parametrize("version, d", sorted(FACES), ids=lambda v: s
 
 
 def render_faces():
-    spec = importlib.util.spec_from_file_location("render_faces", ADDON / "tools" / "render_faces.py")
+    spec = importlib.util.spec_from_file_location("render_faces", ADDON.parents[1] / "tools" / "render_faces.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -144,8 +144,8 @@ def test_each_face_exports_the_properties_and_signals_of_the_table(version, d):
 def test_the_godot4_face_documents_every_public_method_property_and_signal(d, base):
     """Godot 4's doctool turns ## comments into the node's help page."""
     source = FACES[4, d].read_text()
-    assert source.startswith(f'@icon("res://addons/spatial_hash/icon.svg")\nclass_name SpatialHash{d}D\n'
-                             f'extends {base}\n## ')
+    assert past_header(source, 4).startswith(f'@icon("res://addons/spatial_hash/icon.svg")\n'
+                                             f'class_name SpatialHash{d}D\nextends {base}\n## ')
     undocumented = [name for name, (_, _, doc) in functions(source).items()
                     if not name.startswith("_") and not doc]
     undocumented += [name for name, (_, _, doc) in properties(source).items() if not doc]
@@ -156,8 +156,18 @@ def test_the_godot4_face_documents_every_public_method_property_and_signal(d, ba
 
 @pytest.mark.parametrize("d, base", [(2, "Node2D"), (3, "Spatial")])
 def test_the_godot3_face_registers_its_class_with_the_icon(d, base):
-    assert FACES[3, d].read_text().startswith(
+    assert past_header(FACES[3, d].read_text(), 3).startswith(
         f'class_name SpatialHash{d}D, "res://addons/spatial_hash/icon.svg"\nextends {base}\n')
+
+
+def past_header(source, version):
+    """A face's text after its first two lines, which must say that it is
+    rendered, from which template, by which command, and not to edit it."""
+    first, second, rest = source.split("\n", 2)
+    assert first == (f"# Rendered from tools/faces/godot{version}.gd.in by "
+                     f"`python tools/render_faces.py` (in the")
+    assert second == "# spatial_hash repository): edit the template and render again, not this file."
+    return rest
 
 
 @EACH_FACE

@@ -1,3 +1,5 @@
+# Rendered from tools/faces/godot3.gd.in by `python tools/render_faces.py` (in the
+# spatial_hash repository): edit the template and render again, not this file.
 class_name SpatialHash3D, "res://addons/spatial_hash/icon.svg"
 extends Spatial
 # Exact, fast broad-phase collision detection (Godot 3): which boxes and spheres

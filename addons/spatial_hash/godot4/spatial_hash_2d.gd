@@ -1,3 +1,5 @@
+# Rendered from tools/faces/godot4.gd.in by `python tools/render_faces.py` (in the
+# spatial_hash repository): edit the template and render again, not this file.
 @icon("res://addons/spatial_hash/icon.svg")
 class_name SpatialHash2D
 extends Node2D

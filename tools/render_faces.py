@@ -1,20 +1,23 @@
 """Render the nodes' GDScript faces from one template per GDScript dialect.
 
-`godot4/spatial_hash.gd.in` and `godot3/spatial_hash.gd.in` are Tempita
+`tools/faces/godot4.gd.in` and `tools/faces/godot3.gd.in` are Tempita
 templates (Cython's); each is rendered once per dimension into the committed
-`spatial_hash_2d.gd` (class SpatialHash2D) and `spatial_hash_3d.gd`
-(SpatialHash3D) beside it, so the two nodes share every line of logic. The
-test suite checks that the committed faces are the render. After editing a
-template, from a checkout:
+`addons/spatial_hash/<dialect>/spatial_hash_2d.gd` (class SpatialHash2D) and
+`spatial_hash_3d.gd` (SpatialHash3D), so the two nodes share every line of
+logic. Each face opens with a comment naming its template and this command,
+since the next render overwrites any edit. The test suite checks that the
+committed faces are the render. After editing a template, from a checkout:
 
-    python addons/spatial_hash/tools/render_faces.py
+    python tools/render_faces.py
 """
 import pathlib
 import sys
 
 from Cython import Tempita
 
-ADDON = pathlib.Path(__file__).resolve().parent.parent
+CHECKOUT = pathlib.Path(__file__).resolve().parent.parent
+ADDON = CHECKOUT / "addons" / "spatial_hash"
+TEMPLATES = CHECKOUT / "tools" / "faces"
 DIALECTS = ("godot4", "godot3")
 
 
@@ -66,8 +69,12 @@ def names(dimension):
 
 def render(dialect, dimension):
     """The face of `dialect` ("godot4" or "godot3") for `dimension`, as text."""
-    template = ADDON / dialect / "spatial_hash.gd.in"
-    return Tempita.Template(template.read_text(), name=str(template)).substitute(names(dimension))
+    template = TEMPLATES / (dialect + ".gd.in")
+    header = ("# Rendered from tools/faces/%s.gd.in by `python tools/render_faces.py` (in the\n"
+              "# spatial_hash repository): edit the template and render again, not this file.\n"
+              % dialect)
+    body = Tempita.Template(template.read_text(), name=str(template)).substitute(names(dimension))
+    return header + body
 
 
 def face_path(dialect, dimension):
@@ -81,7 +88,7 @@ def main():
             text = render(dialect, dimension)
             if not target.exists() or target.read_text() != text:
                 target.write_text(text)
-                print(f"rendered {target.relative_to(ADDON.parent.parent)}")
+                print(f"rendered {target.relative_to(CHECKOUT)}")
     return 0
 
 

@@ -1,7 +1,7 @@
 """Put beside an exported game what its Python plugin needs and its own export
 leaves out. Run it from a checkout of this repository, after Godot's export:
 
-    python3 addons/spatial_hash/tools/complete_export.py path/to/project path/to/export
+    python3 tools/complete_export.py path/to/project path/to/export
 
 A .pck cannot hold compiled Python modules, so every plugin runs its Python
 from files beside the game; what each plugin's export leaves out:

