@@ -26,9 +26,10 @@ import subprocess
 import sys
 import tempfile
 
-from install_godot import NOT_SOURCE
-
-CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOLS = os.path.dirname(os.path.abspath(__file__))
+CHECKOUT = os.path.dirname(TOOLS)
+sys.path.insert(0, TOOLS)
+from install_godot import NOT_SOURCE  # noqa: E402
 OLDEST = (3, 8)
 PLATFORM = "manylinux2014_x86_64"
 GLIBC_TARGET = "x86_64-linux-gnu.2.17"
@@ -59,11 +60,13 @@ def candidate_pythons():
     return [path for path in seen if re.search(r"python3(\.\d+)?$", path)]
 
 
-def find_pythons(candidates):
-    """One working interpreter per CPython version 3.8+: {(major, minor): path}."""
+def find_pythons(candidates, named=False):
+    """One working interpreter per CPython version 3.8+: {(major, minor): path}.
+    pyenv's shims run whichever version is selected: found ones are skipped,
+    `named` ones (given by the user) are taken for what they run."""
     found = {}
     for path in candidates:
-        if "/shims/" in path:       # pyenv's shims answer for whatever version is selected
+        if "/shims/" in path and not named:
             continue
         version = python_version(path)
         if version is not None and version >= OLDEST and version not in found:
@@ -84,10 +87,30 @@ def make_venv(python, folder, requirements):
     return bin_python
 
 
-def zig_environment(tools_python):
-    """The environment that makes setuptools compile and link with zig for glibc 2.17."""
+def zig_environment(tools_python, python, scratch):
+    """The environment that makes setuptools compile and link with zig for glibc 2.17.
+    zig searches its own C library's headers, not /usr/include: a Debian Python's
+    pyconfig.h includes its multiarch half from there, which is given alone."""
     zig = "%s -m ziglang cc -target %s" % (shlex.quote(tools_python), GLIBC_TARGET)
-    return dict(os.environ, CC=zig, LDSHARED=zig + " -shared")
+    # Python 3.8's Python.h includes <crypt.h>, which zig's C library lacks; the
+    # core uses nothing of it, so an empty one, searched last, stands in.
+    fallback = os.path.join(scratch, "include-fallback")
+    os.makedirs(fallback, exist_ok=True)
+    open(os.path.join(fallback, "crypt.h"), "w").close()
+    environment = dict(os.environ, CC=zig, LDSHARED=zig + " -shared",
+                       CFLAGS=(os.environ.get("CFLAGS", "") + " -idirafter " + fallback).strip())
+    multiarch = subprocess.run(
+        [python, "-c", "import sys, sysconfig; print(sysconfig.get_config_var('MULTIARCH') or '', "
+                       "'python%d.%d' % sys.version_info[:2])"],
+        capture_output=True, text=True, check=True).stdout.split()
+    if len(multiarch) == 2 and os.path.isdir(os.path.join("/usr/include", *multiarch)):
+        include = os.path.join(scratch, "include-" + multiarch[1])
+        os.makedirs(os.path.join(include, multiarch[0]), exist_ok=True)
+        link = os.path.join(include, *multiarch)
+        if not os.path.islink(link):
+            os.symlink(os.path.join("/usr/include", *multiarch), link)
+        environment["CFLAGS"] += " -I" + include
+    return environment
 
 
 def build_sdist(tools_python, scratch, out):
@@ -107,7 +130,7 @@ def build_wheel(python, version, sdist, tools_python, scratch, out):
     builder = make_venv(python, os.path.join(scratch, "venv-" + tag), BUILD_REQUIREMENTS)
     raw = os.path.join(scratch, "raw-" + tag)
     run([builder, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps", "-w", raw, sdist],
-        env=zig_environment(tools_python))
+        env=zig_environment(tools_python, python, scratch))
     (wheel,) = glob.glob(os.path.join(raw, "*.whl"))
     before = set(os.listdir(out))
     run([tools_python, "-m", "auditwheel", "repair", "--plat", PLATFORM, "-w", out, wheel],
@@ -123,7 +146,8 @@ def main(argv=None):
     parser.add_argument("--out", default=os.path.join(CHECKOUT, "dist"),
                         help="the folder for the sdist and wheels (default: dist/)")
     args = parser.parse_args(argv)
-    pythons = find_pythons(args.python or candidate_pythons())
+    pythons = find_pythons(args.python, named=True) if args.python else \
+        find_pythons(candidate_pythons())
     if not pythons:
         print("build_wheels: no CPython 3.8+ found" + (" among " + ", ".join(args.python)
                                                       if args.python else ""), file=sys.stderr)

@@ -1,0 +1,41 @@
+"""tools/build_wheels.py's choice of interpreters and compiler environment
+(the wheels themselves are built and tested by .ci/run)."""
+import importlib.util
+import pathlib
+import stat
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+spec = importlib.util.spec_from_file_location("build_wheels", ROOT / "tools" / "build_wheels.py")
+build_wheels = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(build_wheels)
+
+
+def fake_python(path, answer):
+    """An executable that answers like an interpreter printing `answer`."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("#!/bin/sh\necho '%s'\n" % answer)
+    path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    return str(path)
+
+
+def test_one_python_per_version_from_38_and_no_found_shims(tmp_path):
+    found = [fake_python(tmp_path / "a" / "python3.7", "3 7"),
+             fake_python(tmp_path / "a" / "python3.8", "3 8"),
+             fake_python(tmp_path / "b" / "python3.8", "3 8"),
+             fake_python(tmp_path / "shims" / "python3.12", "3 12"),
+             fake_python(tmp_path / "a" / "python3.13", "3 13"),
+             str(tmp_path / "missing" / "python3.9")]
+    assert build_wheels.find_pythons(found) == {(3, 8): found[1], (3, 13): found[4]}
+    # A shim the user names is taken for the version it runs.
+    assert build_wheels.find_pythons([found[3]], named=True) == {(3, 12): found[3]}
+
+
+def test_zig_targets_glibc_217_and_finds_a_debian_pythons_multiarch_header(tmp_path):
+    python = fake_python(tmp_path / "python3.99", "x86_64-linux-gnu python3.99")
+    environment = build_wheels.zig_environment("/venv/bin/python", python, str(tmp_path))
+    assert environment["CC"] == "/venv/bin/python -m ziglang cc -target x86_64-linux-gnu.2.17"
+    assert environment["LDSHARED"] == environment["CC"] + " -shared"
+    fallback = tmp_path / "include-fallback"
+    assert ("-idirafter " + str(fallback)) in environment["CFLAGS"]
+    assert (fallback / "crypt.h").read_text() == ""
+    assert " -I" not in environment["CFLAGS"]        # no /usr/include/x86_64-linux-gnu/python3.99
