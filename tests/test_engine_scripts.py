@@ -324,6 +324,24 @@ def test_scripts_import_harmlessly_without_their_plugin():
         spec.loader.exec_module(module)       # the editor of another engine imports every .py
 
 
+@pytest.mark.parametrize("plugin", sorted(PLUGINS))
+def test_scripts_import_harmlessly_before_the_package_is_installed(monkeypatch, plugin):
+    """Seen in Godot 4 with godot-python-extension: the editor imports every .py
+    file under res:// as the bundle is unzipped, before enabling SpatialHash
+    installs the package, and logged a traceback (no module named numpy) for the
+    engine script. With the plugin there but not the package, the script
+    imports and exposes no class: the face then says what to enable."""
+    folder, make_module, _ = PLUGINS[plugin]
+    modules, _ = make_module()
+    for name, module in modules.items():
+        monkeypatch.setitem(sys.modules, name, module)
+    monkeypatch.setitem(sys.modules, "spatial_hash.node.engine", None)    # import fails
+    spec = importlib.util.spec_from_file_location("x", ADDON / folder / "spatial_hash_engine.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert not [v for v in vars(module).values() if isinstance(v, type) and hasattr(v, "run")]
+
+
 def test_a_face_session_through_each_script(engine):
     assert engine.run("protocol") == dict(OP)
     bound = engine.run("set_index", 16.0, 4, False)

@@ -401,7 +401,7 @@ func _new_engine() -> Object:
 	if script != null:
 		engine.set_script(script)
 	if script == null or not engine.has_method("run"):
-		return _MissingEngine.new("no Python engine: %s did not load (is pythonscript and the spatial_hash package installed? see the addon's README)" % _ENGINE)
+		return _MissingEngine.new("no Python engine: %s did not load (is pythonscript in the project, and SpatialHash enabled in Project Settings > Plugins, which installs the spatial_hash package for it?)" % _ENGINE)
 	return engine
 
 

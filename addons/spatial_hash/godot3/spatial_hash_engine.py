@@ -21,11 +21,15 @@ except ImportError:     # not Godot 3: another engine's editor scanning res://, 
     exposed = None
 
 if exposed is not None:
+    try:
+        import numpy as np
+
+        from spatial_hash.node.engine import SCALARS, NodeEngine
+    except ImportError:     # the editor reads res:// before SpatialHash installs the package
+        exposed = None
+
+if exposed is not None:
     import ctypes
-
-    import numpy as np
-
-    from spatial_hash.node.engine import SCALARS, NodeEngine
 
     # (numpy dtype, values per element) of each pool array the face hands over.
     POOLS = {PoolVector2Array: (np.float32, 2), PoolVector3Array: (np.float32, 3),

@@ -44,14 +44,20 @@ static func install() -> int:
 ## that godot-python-extension was built with, then any python3.
 static func _pythons() -> PackedStringArray:
 	var found := PackedStringArray()
-	var py4godot := "res://addons/py4godot"
-	for folder in DirAccess.get_directories_at(py4godot):
+	for folder in _folders("res://addons/py4godot"):
 		if folder.begins_with("cpython-"):
 			found.append(ProjectSettings.globalize_path(
-					"%s/%s/python/bin/python3" % [py4godot, folder]))
-	for platform in DirAccess.get_directories_at("res://bin"):
-		for folder in DirAccess.get_directories_at("res://bin/" + platform):
+					"res://addons/py4godot/%s/python/bin/python3" % folder))
+	for platform in _folders("res://bin"):
+		for folder in _folders("res://bin/" + platform):
 			if folder.begins_with("python3."):
 				found.append(folder)
 	found.append("python3")
 	return found
+
+
+## The folders in [param path], none where it is missing (without an error).
+static func _folders(path: String) -> PackedStringArray:
+	if not DirAccess.dir_exists_absolute(path):
+		return PackedStringArray()
+	return DirAccess.get_directories_at(path)

@@ -20,10 +20,14 @@ except ImportError:     # not Godot 4: another engine's editor scanning res://, 
     godot = None
 
 if godot is not None:
-    import numpy as np
+    try:
+        import numpy as np
 
-    from spatial_hash.node.engine import SCALARS, NodeEngine
+        from spatial_hash.node.engine import SCALARS, NodeEngine
+    except ImportError:     # the editor reads res:// before SpatialHash installs the package
+        godot = None
 
+if godot is not None:
     # Values per element of each packed array the face hands over.
     WIDTHS = {PackedVector2Array: 2, PackedVector3Array: 3, PackedInt32Array: 1,
               PackedInt64Array: 1, PackedFloat64Array: 1}

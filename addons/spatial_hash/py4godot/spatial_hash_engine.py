@@ -30,11 +30,15 @@ except ImportError:     # not py4godot: another plugin's editor scanning res://,
     gdclass = None
 
 if gdclass is not None:
+    try:
+        import numpy as np
+
+        from spatial_hash.node.engine import SCALARS, NodeEngine
+    except ImportError:     # the editor reads res:// before SpatialHash installs the package
+        gdclass = None
+
+if gdclass is not None:
     import sys
-
-    import numpy as np
-
-    from spatial_hash.node.engine import SCALARS, NodeEngine
 
     # numpy dtype of each packed array the face hands over.
     DTYPES = {PackedInt32Array: np.int32, PackedInt64Array: np.int64,
