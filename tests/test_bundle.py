@@ -315,8 +315,12 @@ def test_a_zip_holds_only_what_a_game_ships(tmp_path):
         "python/.gdignore", "python/install.py",
         "python/wheels/numpy-9.9-cp314-cp314-manylinux_2_28_x86_64.whl"] + list(
         "python/" + name for name in package))
-    three = zipfile.ZipFile(build_bundle.build("godot3", "0.1.0", package, [], str(tmp_path)))
+    three = zipfile.ZipFile(build_bundle.build(
+        "godot3", "0.1.0", build_bundle.for_pythons(package, [(3, 8)]), [], str(tmp_path)))
     assert not any("godot4/" in name or "py4godot/" in name for name in three.namelist())
+    assert [name for name in three.namelist() if name.endswith(".so")] == \
+        ["spatial_hash-0.1.0-godot3/addons/spatial_hash/python/spatial_hash/"
+         "_core.cpython-38-x86_64-linux-gnu.so"]
 
 
 def test_wheels_that_disagree_or_vendor_libraries_make_no_bundle(tmp_path):

@@ -9,10 +9,11 @@ folder, `spatial_hash-<version>-godot<N>/`, whose `addons/spatial_hash/` is what
 a game ships and nothing else: plugin.cfg and the editor plugin, the nodes
 (GDScript faces, the Python plugins' engine scripts, the icon), the license,
 and under `python/` (which Godot's editor ignores) the installer, the package
-`spatial_hash` with a compiled core for every CPython the wheels were built
-for, and numpy wheels for the Pythons that the plugins of that Godot version
-embed as released: 3.8 (pythonscript) for Godot 3, 3.14 (godot-python-extension
-and py4godot as built here) for Godot 4. The Godot versions get a zip each: both
+`spatial_hash` with compiled cores (for Godot 4, every CPython the wheels were
+built for; for Godot 3, the 3.8 that pythonscript embeds), and numpy wheels for
+the Pythons that the plugins of that Godot version embed as released: 3.8
+(pythonscript) for Godot 3, 3.14 (godot-python-extension and py4godot as built
+here) for Godot 4. The Godot versions get a zip each: both
 editors parse every .gd file under res://, both dialects declare the same
 class names, and each finds only one plugin.cfg per addon folder.
 
@@ -29,11 +30,12 @@ import zipfile
 
 CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ADDON = os.path.join(CHECKOUT, "addons", "spatial_hash")
-# Per Godot version: the folders of the addon it ships, and the Pythons to
-# carry numpy for.
+# Per Godot version: the folders of the addon it ships, the Pythons to carry a
+# core for (None: every wheel's; pythonscript 0.50 embeds only 3.8), and those
+# to carry numpy for.
 GODOT = {
-    "godot4": {"folders": ["godot4", "py4godot"], "numpy": [(3, 14)]},
-    "godot3": {"folders": ["godot3"], "numpy": [(3, 8)]},
+    "godot4": {"folders": ["godot4", "py4godot"], "cores": None, "numpy": [(3, 14)]},
+    "godot3": {"folders": ["godot3"], "cores": [(3, 8)], "numpy": [(3, 8)]},
 }
 NODE_FILES = ("spatial_hash_2d.gd", "spatial_hash_3d.gd", "missing_engine.gd", "editor_plugin.gd",
               "spatial_hash_engine.py")
@@ -100,6 +102,15 @@ def numpy_wheels(pythons, cache):
     return found
 
 
+def for_pythons(package, pythons):
+    """The package with the compiled modules of `pythons` only (None: all)."""
+    if pythons is None:
+        return package
+    suffixes = tuple(".cpython-%d%d-" % version for version in pythons)
+    return {name: data for name, data in package.items()
+            if not name.endswith(".so") or any(suffix in name for suffix in suffixes)}
+
+
 def build(dialect, release, package, numpy, out):
     """One zip; returns its path."""
     root = "spatial_hash-%s-%s" % (release, dialect)
@@ -138,7 +149,7 @@ def main(argv=None):
     package = package_files(wheels)
     for dialect, godot in GODOT.items():
         numpy = numpy_wheels(godot["numpy"], os.path.join(args.dist, "numpy"))
-        path = build(dialect, release, package, numpy, args.dist)
+        path = build(dialect, release, for_pythons(package, godot["cores"]), numpy, args.dist)
         print("%s (%.1f MB)" % (os.path.relpath(path), os.path.getsize(path) / 1e6))
     return 0
 
