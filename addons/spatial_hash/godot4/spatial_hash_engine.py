@@ -11,6 +11,9 @@ this plugin does differently:
 - Its packed arrays expose their memory (the buffer protocol): numpy reads
   them, and packed results are written through it, without an element loop.
 - A Python list becomes an Array and a dict a Dictionary on the way out.
+- Its editor fails on a script that exposes no class (it imports every .py
+  file under res://, before SpatialHash installs the package too): without the
+  package, `run` answers why, and the face reports it.
 """
 try:
     import godot
@@ -24,8 +27,10 @@ if godot is not None:
         import numpy as np
 
         from spatial_hash.node.engine import SCALARS, NodeEngine
-    except ImportError:     # the editor reads res:// before SpatialHash installs the package
-        godot = None
+    except ImportError as error:    # the editor reads res:// before SpatialHash installs it
+        NodeEngine = None
+        NOT_INSTALLED = ("the spatial_hash package is not installed for this Python (%s): "
+                         "enable SpatialHash in Project Settings > Plugins" % error)
 
 if godot is not None:
     # Values per element of each packed array the face hands over.
@@ -56,5 +61,7 @@ if godot is not None:
         def run(self, *args):
             engine = getattr(self, "_engine", None)
             if engine is None:
+                if NodeEngine is None:      # this plugin's editor wants a class in every script
+                    return NOT_INSTALLED
                 engine = self._engine = NodeEngine.for_face(read, args)
             return to_godot(engine.call(args[0], args[1:]))
