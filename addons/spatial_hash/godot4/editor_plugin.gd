@@ -9,12 +9,18 @@ extends EditorPlugin
 ## changes nothing, and the nodes keep working.
 
 const INSTALLER := "res://addons/spatial_hash/python/install.py"
+## py4godot's editor plugin, which puts its Python beside an exported game.
+const PY4GODOT_EXPORT := "res://addons/py4godot/plugin.cfg"
 ## Exit codes of a command the shell could not run.
 const NOT_RUN := [-1, 126, 127]
 
 
 func _enable_plugin() -> void:
-	install()
+	if install() == 0 and FileAccess.file_exists(PY4GODOT_EXPORT) \
+			and not EditorInterface.is_plugin_enabled(PY4GODOT_EXPORT):
+		# The installer enables it in project.godot too, but the running editor
+		# saves its own list of plugins over that file.
+		EditorInterface.set_plugin_enabled(PY4GODOT_EXPORT, true)
 
 
 ## Runs the installer with the first Python that runs; returns its exit code
