@@ -30,6 +30,9 @@ import zipfile
 
 CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ADDON = os.path.join(CHECKOUT, "addons", "spatial_hash")
+sys.path.insert(0, os.path.join(ADDON, "python"))
+# The installer finds the numpy wheel for a Python as this bundle must carry it.
+from install import numpy_wheel  # noqa: E402
 # Per Godot version: the folders of the addon it ships, the Pythons to carry a
 # core for (None: every wheel's; pythonscript 0.50 embeds only 3.8), and those
 # to carry numpy for.
@@ -88,17 +91,14 @@ def numpy_wheels(pythons, cache):
     """numpy's newest manylinux wheel for each Python, fetched into `cache` once."""
     found = []
     for major, minor in pythons:
-        tag = "cp%d%d" % (major, minor)
-        have = sorted(glob.glob(os.path.join(cache, "numpy-*-%s-%s-*.whl" % (tag, tag))))
-        if not have:
+        if numpy_wheel(cache, (major, minor)) is None:
             command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
                        "--python-version", "%d.%d" % (major, minor), "--implementation", "cp",
-                       "--abi", tag, "--dest", cache, "numpy>=1.20"]
+                       "--abi", "cp%d%d" % (major, minor), "--dest", cache, "numpy>=1.20"]
             for platform in PLATFORMS:
                 command += ["--platform", platform]
             subprocess.run(command, check=True)
-            have = sorted(glob.glob(os.path.join(cache, "numpy-*-%s-%s-*.whl" % (tag, tag))))
-        found.append(have[-1])
+        found.append(numpy_wheel(cache, (major, minor)))
     return found
 
 

@@ -29,8 +29,7 @@ import tempfile
 TOOLS = os.path.dirname(os.path.abspath(__file__))
 CHECKOUT = os.path.dirname(TOOLS)
 sys.path.insert(0, TOOLS)
-from install_godot import NOT_SOURCE  # noqa: E402
-OLDEST = (3, 8)
+from install_godot import NOT_SOURCE, OLDEST  # noqa: E402
 PLATFORM = "manylinux2014_x86_64"
 GLIBC_TARGET = "x86_64-linux-gnu.2.17"
 BUILD_REQUIREMENTS = ["Cython>=3.0.10", "setuptools>=61", "wheel"]
@@ -113,15 +112,19 @@ def zig_environment(tools_python, python, scratch):
     return environment
 
 
+def moved_into(out, folder):
+    """The one file a step wrote into its own `folder`, moved into `out`."""
+    (name,) = os.listdir(folder)
+    return shutil.move(os.path.join(folder, name), os.path.join(out, name))
+
+
 def build_sdist(tools_python, scratch, out):
     """The sdist, built from a copy of the sources (a build writes into its tree)."""
     source = os.path.join(scratch, "source")
     shutil.copytree(CHECKOUT, source, ignore=shutil.ignore_patterns(*NOT_SOURCE))
-    before = set(os.listdir(out))
-    run([tools_python, "-m", "build", "--sdist", "--outdir", out, source])
-    made = sorted(set(os.listdir(out)) - before) or sorted(
-        name for name in os.listdir(out) if name.endswith(".tar.gz"))
-    return os.path.join(out, made[-1])
+    made = os.path.join(scratch, "sdist")
+    run([tools_python, "-m", "build", "--sdist", "--outdir", made, source])
+    return moved_into(out, made)
 
 
 def build_wheel(python, version, sdist, tools_python, scratch, out):
@@ -132,11 +135,10 @@ def build_wheel(python, version, sdist, tools_python, scratch, out):
     run([builder, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps", "-w", raw, sdist],
         env=zig_environment(tools_python, python, scratch))
     (wheel,) = glob.glob(os.path.join(raw, "*.whl"))
-    before = set(os.listdir(out))
-    run([tools_python, "-m", "auditwheel", "repair", "--plat", PLATFORM, "-w", out, wheel],
+    repaired = os.path.join(scratch, "repaired-" + tag)
+    run([tools_python, "-m", "auditwheel", "repair", "--plat", PLATFORM, "-w", repaired, wheel],
         env=dict(os.environ, PATH=os.path.dirname(tools_python) + os.pathsep + os.environ["PATH"]))
-    (repaired,) = sorted(set(os.listdir(out)) - before) or [os.path.basename(wheel)]
-    return os.path.join(out, repaired)
+    return moved_into(out, repaired)
 
 
 def main(argv=None):
