@@ -134,3 +134,26 @@ def test_uniform_cells_match_the_cell_arithmetic():
                                   (0, 0, 2): 1, (1, 0, 2): 1}
     stats = grid.stats()
     assert (stats["objects"], stats["active_cells"], stats["memberships"]) == (1, 6, 6)
+
+
+@pytest.mark.parametrize("far", [1e3, 1e7])
+def test_cell_counts_of_far_apart_objects(far):
+    """cell_counts and stats count rows of three cell coordinates: near objects'
+    rows are packed into one number each, and objects more than 2**21 cells
+    apart are sorted row by row; both give every covered cell once, in order."""
+    grid = UniformGrid3D(1.0)
+    corners = [(0.5, 0.5, 0.5), (far, -far, 2.5), (-far, far, far), (0.25, 0.25, 0.75)]
+    for x, y, z in corners:
+        grid.insert_box(x, y, z, 1.0, 0.5, 0.0)     # corner, then sizes
+    expected = {}
+    for x, y, z in corners:
+        for cx in range(math.floor(x), math.floor(x + 1.0) + 1):
+            for cy in range(math.floor(y), math.floor(y + 0.5) + 1):
+                cell = (cx, cy, math.floor(z))
+                expected[cell] = expected.get(cell, 0) + 1
+    counts = grid.cell_counts()
+    assert counts == expected
+    assert list(counts) == sorted(expected)
+    stats = grid.stats()
+    assert (stats["active_cells"], stats["memberships"], stats["max_objects_per_cell"]) == (
+        len(expected), sum(expected.values()), max(expected.values()))
