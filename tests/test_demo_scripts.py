@@ -10,7 +10,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DEMOS = sorted((ROOT / "demo_project").glob("godot*/*.gd"))
 README_BLOCKS = re.findall(r"```gdscript\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
-CLASS_LEVEL = re.compile(r"^(extends |const |var |onready var |@onready var |func |signal |#|[}\]]|$)")
+CLASS_LEVEL = re.compile(r"^(extends |const |var |onready var |@onready var |func |static func |signal |#|[}\]]|$)")
 
 
 def test_the_readme_has_an_example_per_engine():

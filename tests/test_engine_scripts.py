@@ -4,6 +4,7 @@ real engines: each converts the face's packed arrays without an element loop,
 hands back only what its plugin carries to GDScript whole, and never raises."""
 import array
 import ctypes
+import gc
 import importlib.util
 import math
 import pathlib
@@ -146,11 +147,23 @@ def pythonscript_reaches(value, kinds):
 
 # ---------------------------------------------- py4godot 4.6-alpha17 (Godot 4)
 
+def p4_returned(value):
+    """What a py4godot 4.6-alpha17 builtin method returns: with one reference
+    too many (its wrappers' call_with_return counts the new reference again),
+    so that, left alone, it is never freed."""
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(value))
+    return value
+
+
 class P4Packed:
     """py4godot's packed arrays: memory views over their own bytes (the memory
     view of an empty one crashed); one built in Python is whole in GDScript
-    only as the engine's copy (slice)."""
+    only as the engine's copy (slice). `viewed` lists the memory of every
+    array from the engine (the face's arguments, to_byte_array's results)
+    that a memory view was taken of: while one such view lives, it cannot be
+    resized."""
     dtype = None
+    viewed = []
 
     def __init__(self, values=(), engine_made=True):
         self.memory = bytearray(np.asarray(values, dtype=self.dtype).tobytes())
@@ -166,10 +179,15 @@ class P4Packed:
     def size(self):
         return len(self.memory) // np.dtype(self.dtype).itemsize
 
+    def is_empty(self):
+        return not self.memory
+
     def get_memory_view(self):
         if not self.memory:
             raise EngineCrash("get_memory_view() of an empty packed array: signal 11")
-        return memoryview(self.memory)
+        if self.engine_made:
+            self.viewed.append(self.memory)
+        return p4_returned(memoryview(self.memory))
 
     def __del__(self):
         # py4godot frees a packed array with its Python object: its memory then
@@ -195,7 +213,22 @@ class P4Array:
         self.items.append(v)
 
 
+class P4String:
+    """A Godot String made in Python (String.new1)."""
+
+    def __init__(self, text):
+        self.text = text
+
+    @classmethod
+    def new1(cls, text):
+        return cls(text)
+
+
 class P4Dictionary:
+    """py4godot's Dictionary: a key set from a Python str made a Godot String
+    that was never freed (`strings_lost` counts them)."""
+    strings_lost = 0
+
     def __init__(self):
         self.items = {}
 
@@ -204,7 +237,9 @@ class P4Dictionary:
         return cls()
 
     def __setitem__(self, k, v):
-        self.items[k] = v
+        if isinstance(k, str):
+            P4Dictionary.strings_lost += 1
+        self.items[k.text if isinstance(k, P4String) else k] = v
 
 
 def py4godot_module():
@@ -223,6 +258,9 @@ def py4godot_module():
         def size(self):
             return len(self.values)
 
+        def is_empty(self):
+            return not len(self.values)
+
         def to_byte_array(self):
             return core.PackedByteArray(np.frombuffer(self.values.tobytes(), dtype=np.uint8))
 
@@ -231,7 +269,9 @@ def py4godot_module():
 
     core.PackedVector2Array = type("PackedVector2Array", (PackedVectorArray,), {"width": 2})
     core.PackedVector3Array = type("PackedVector3Array", (PackedVectorArray,), {"width": 3})
-    core.Array, core.Dictionary = P4Array, P4Dictionary
+    core.Array, core.Dictionary, core.String = P4Array, P4Dictionary, P4String
+    P4Packed.viewed = []
+    P4Dictionary.strings_lost = 0
     classes = types.ModuleType("py4godot.classes")
     classes.gdclass = lambda cls: cls
     refcounted = types.ModuleType("py4godot.classes.RefCounted")
@@ -452,3 +492,28 @@ def test_the_callers_arrays_are_never_written(engine):
     after = (engine.reaches(positions, engine.kinds) if engine.plugin != "py4godot"
              else positions.values.tolist())
     assert before == after
+
+
+def test_py4godot_frames_leave_nothing_behind(monkeypatch):
+    """Seen in Godot 4.6 with py4godot 4.6-alpha17: the bullet-hell scene grew by
+    about 4 kB a frame. Each memory view py4godot handed back held a reference
+    too many, so it was never freed, and each Dictionary key set from a Python
+    str was a Godot String it never freed. After frames of the node's calls,
+    no memory view the script took of the engine's arrays is alive, and no key
+    was a str."""
+    engine = Engine(monkeypatch, "py4godot")
+    engine.run("set_index", 16.0, 4, False)
+    positions = engine.vectors([(float(k), 0.0) for k in range(50)])
+    sizes = engine.vectors([(1.5, 1.0)] * 50)
+    ids = engine.script.run(OP["insert_batch"], positions, sizes, 1, 0xFFFFFFFF)
+    for frame in range(3):
+        assert engine.script.run(OP["update_batch"], ids, positions, sizes) is True
+        pairs = engine.run("pairs")
+        assert sorted(zip(pairs[::2], pairs[1::2])) == [(i, i + 1) for i in range(49)]
+        assert engine.run("stats")["objects"] == 50
+        engine.run("collision_events")
+    gc.collect()
+    assert len(P4Packed.viewed) == 2 + 3 * 3     # insert_batch, then update_batch a frame
+    for memory in P4Packed.viewed:
+        memory.append(0)                     # BufferError while a view of it lives
+    assert P4Dictionary.strings_lost == 0

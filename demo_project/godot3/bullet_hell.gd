@@ -7,7 +7,7 @@ extends Node2D
 # node's private Python engine instead (which no game needs to do), so the
 # printed line also gives the facade's own cost: the GDScript node's time beyond
 # its engine's, and the process's resident memory (Linux). `--frames=N` after
-# the scene quits after N frames.
+# the scene quits after N frames, printing its memory line (memory_watch.gd).
 
 const WORLD = Vector2(1920, 1080)
 const BULLETS = 10000
@@ -15,6 +15,7 @@ const ENEMIES = 100
 const BULLET = Vector2(4, 4)
 const ENEMY = Vector2(32, 32)
 const WINDOW = 120
+const MemoryWatch = preload("res://memory_watch.gd")
 
 onready var hash_node = $Hash
 
@@ -28,6 +29,7 @@ var node_ms = []
 var engine_ms = []
 var core_ms = []
 var summary = "measuring..."
+var memory = MemoryWatch.new()
 var frame = 0
 var quit_after = 0
 var hud
@@ -84,8 +86,10 @@ func _process(delta):
 	hud.text = "bullets %d, enemies %d\nbroad phase (update_batch + pairs): %s\noverlapping pairs %d, bullet-enemy %d\nFPS %d" % [
 		BULLETS, ENEMIES, summary, pairs.size() / 2, bullet_enemy_hits, Engine.get_frames_per_second()]
 	update()
+	memory.at_frame(frame)
 	frame += 1
 	if quit_after and frame >= quit_after:
+		print(memory.report(frame - 1))
 		get_tree().quit()
 
 
@@ -101,25 +105,12 @@ func _measure(broad_ms, core_time, through_engine):
 	var engine_median = _median(engine_ms)
 	var core_median = _median(core_ms)
 	summary = "%.2f ms median, core %.2f ms (%.1fx)" % [node_median, core_median, node_median / core_median]
-	print("bullet hell, medians of %d frames: node calls %.3f ms, core %.3f ms (%.2fx); the same calls on its engine %.3f ms (facade %.3f ms); frame %d, rss %s" % [
+	print("bullet hell, medians of %d frames: node calls %.3f ms, core %.3f ms (%.2fx); the same calls on its engine %.3f ms (facade %.3f ms); frame %d, rss %d kB" % [
 		node_ms.size(), node_median, core_median, node_median / core_median, engine_median, node_median - engine_median,
-		frame, _resident()])
+		frame, MemoryWatch.resident_kb()])
 	node_ms.clear()
 	engine_ms.clear()
 	core_ms.clear()
-
-
-# The process's resident memory ("VmRSS: ... kB"), where /proc tells it.
-func _resident():
-	var status = File.new()
-	if status.open("/proc/self/status", File.READ) != OK:
-		return "?"
-	var text = status.get_as_text()
-	status.close()
-	for line in text.split("\n"):
-		if line.begins_with("VmRSS:"):
-			return line.substr(6, line.length()).strip_edges()
-	return "?"
 
 
 func _median(values):

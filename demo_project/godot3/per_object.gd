@@ -6,6 +6,10 @@ extends Node2D
 # ROUNDS rounds, and includes the node's one call that hands its held calls
 # over (the first query after them). Prints one line per call and
 # "PER-OBJECT OK" if both gave the same answers; quits when done.
+# `--frames=N` runs the node's per-object calls instead for N frames, to show
+# that they keep no memory: each frame moves SOAK_MOVES nodes one call at a
+# time, takes one node out and puts it back, and makes SOAK_QUERIES of each
+# query; it then prints the memory line (memory_watch.gd).
 
 const N = 5000
 const ROWS = 71
@@ -13,13 +17,20 @@ const SPACING = 32.0
 const BOX = Vector2(8, 8)
 const ROUNDS = 5
 const QUERIES = 2000
+const SOAK_MOVES = 1000
+const SOAK_QUERIES = 20
 const GDScriptHash = preload("res://gdscript_hash.gd")
+const MemoryWatch = preload("res://memory_watch.gd")
 
 onready var hash_node = $Hash
 var nodes := []
 var positions := PoolVector2Array()
 var best := {}
 var same := true
+var frame := 0
+var quit_after := 0
+var found := 0
+var memory = MemoryWatch.new()
 
 
 func _ready() -> void:
@@ -28,6 +39,14 @@ func _ready() -> void:
 		add_child(node)
 		nodes.append(node)
 		positions.append(Vector2(i % ROWS, i / ROWS) * SPACING + Vector2(3, 3))
+	for arg in OS.get_cmdline_args():
+		if arg.begins_with("--frames="):
+			quit_after = int(arg.substr(9, -1))
+	if quit_after:
+		for i in N:
+			hash_node.insert(nodes[i], positions[i], BOX)
+		return
+	set_process(false)
 	for round_number in ROUNDS:
 		_round()
 	for call in ["insert", "update", "remove", "query_nearby", "query_range", "query_radius"]:
@@ -36,6 +55,32 @@ func _ready() -> void:
 		print("per-object %s: node %.2f us, GDScript hash %.2f us (%.2fx)" % [call, ours, theirs, ours / theirs])
 	print("PER-OBJECT OK" if same else "PER-OBJECT answers differ")
 	get_tree().quit(0 if same else 1)
+
+
+func _process(_delta: float) -> void:
+	var offset := Vector2(5, 3) if frame % 2 == 0 else Vector2.ZERO
+	for k in SOAK_MOVES:
+		var i: int = (frame * SOAK_MOVES + k) % N
+		hash_node.update_object(nodes[i], Rect2(positions[i] + offset, BOX))
+	var j: int = frame % N
+	hash_node.remove(nodes[j])
+	hash_node.insert(nodes[j], positions[j], BOX)
+	var size := Vector2(SPACING * 1.5, SPACING)
+	for q in SOAK_QUERIES:
+		var c: Vector2 = positions[(frame * 31 + q * 7919) % N] + Vector2(13, 17)
+		found += hash_node.query_nearby(c, size).size()
+		found += hash_node.query_range(Rect2(c, size), true).size()
+		found += hash_node.query_radius(c, 56.0).size()
+		found += hash_node.query_point(c).size()
+		found += hash_node.query_nearest(c, 4).size()
+		found += hash_node.raycast_all(c, c + Vector2(200, 90)).size()
+		found += int(not hash_node.raycast(c, c + Vector2(200, 90)).empty())
+	memory.at_frame(frame)
+	frame += 1
+	if frame >= quit_after:
+		print("per-object soak: %d frames, %d objects found" % [frame, found])
+		print(memory.report(frame - 1))
+		get_tree().quit()
 
 
 func _round() -> void:

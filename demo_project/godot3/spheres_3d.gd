@@ -3,13 +3,15 @@ extends Spatial
 # drawn with one MultiMesh; one update_batch and one get_collision_pairs_packed
 # call per frame, the pairs' spheres then tested exactly here. N (or --naive)
 # switches to a brute force in GDScript over the first NAIVE spheres.
-# `--frames=N` quits after N frames.
+# `--frames=N` quits after N frames,
+# printing its memory line (memory_watch.gd).
 
 const COUNT = 10000
 const NAIVE = 400
 const BOX = Vector3(120, 120, 120)
 const RADIUS = 0.6
 const SPEED = 6.0
+const MemoryWatch = preload("res://memory_watch.gd")
 
 onready var hash_node = $Hash
 onready var spheres: MultiMeshInstance = $Spheres
@@ -28,6 +30,7 @@ var pairs_found = 0
 var checks = 0
 var touching = 0
 var hud: Label
+var memory = MemoryWatch.new()
 
 
 func _ready():
@@ -112,10 +115,12 @@ func _process(delta):
 		"broad phase %.2f ms, %d FPS" % [call_ms, Engine.get_frames_per_second()],
 		"[N] naive all-pairs over %d in GDScript" % NAIVE]
 	hud.text = PoolStringArray(lines).join("\n")
+	memory.at_frame(frame)
 	frame += 1
 	if frame % 120 == 0:
 		print("%s | %s | %s" % [lines[0], lines[1], lines[2]])
 	if quit_after and frame >= quit_after:
+		print(memory.report(frame - 1))
 		get_tree().quit()
 
 

@@ -8,7 +8,7 @@ extends Node2D
 # node's private Python engine instead (which no game needs to do), so the
 # printed line also gives the facade's own cost: the GDScript node's time
 # beyond its engine's, and the process's resident memory (Linux). `--frames=N`
-# after the scene quits after N frames.
+# after the scene quits after N frames, printing its memory line (memory_watch.gd).
 
 const WORLD := Vector2(1920, 1080)
 const BULLETS := 10000
@@ -16,6 +16,7 @@ const ENEMIES := 100
 const BULLET := Vector2(4, 4)
 const ENEMY := Vector2(32, 32)
 const WINDOW := 120
+const MemoryWatch := preload("res://memory_watch.gd")
 
 @onready var hash_node: SpatialHash2D = $Hash
 
@@ -32,6 +33,7 @@ var summary := "measuring..."
 var frame := 0
 var quit_after := 0
 var hud: Label
+var memory := MemoryWatch.new()
 
 
 func _ready() -> void:
@@ -96,8 +98,10 @@ func _process(delta: float) -> void:
 		BULLETS, ENEMIES, summary, pairs.size() / 2, bullet_enemy_hits,
 		stats["narrow_phase_checks"], Engine.get_frames_per_second()]
 	queue_redraw()
+	memory.at_frame(frame)
 	frame += 1
 	if quit_after and frame >= quit_after:
+		print(memory.report(frame - 1))
 		get_tree().quit()
 
 
@@ -111,25 +115,12 @@ func _measure(broad_ms: float, core_time: float, through_engine: bool) -> void:
 	var engine_median := _median(engine_ms)
 	var core_median := _median(core_ms)
 	summary = "%.2f ms median, core %.2f ms (%.1fx)" % [node_median, core_median, node_median / core_median]
-	print("bullet hell, medians of %d frames: node calls %.3f ms, core %.3f ms (%.2fx); the same calls on its engine %.3f ms (facade %.3f ms); frame %d, rss %s" % [
+	print("bullet hell, medians of %d frames: node calls %.3f ms, core %.3f ms (%.2fx); the same calls on its engine %.3f ms (facade %.3f ms); frame %d, rss %d kB" % [
 		node_ms.size(), node_median, core_median, node_median / core_median, engine_median, node_median - engine_median,
-		frame, _resident()])
+		frame, MemoryWatch.resident_kb()])
 	node_ms.clear()
 	engine_ms.clear()
 	core_ms.clear()
-
-
-# The process's resident memory ("VmRSS: ... kB"), where /proc tells it.
-func _resident() -> String:
-	var status := FileAccess.open("/proc/self/status", FileAccess.READ)
-	if status == null:
-		return "?"
-	var line := status.get_line()       # /proc files have no length: read lines
-	while not line.is_empty():
-		if line.begins_with("VmRSS:"):
-			return line.substr(6).strip_edges()
-		line = status.get_line()
-	return "?"
 
 
 func _median(values: Array) -> float:

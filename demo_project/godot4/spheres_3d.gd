@@ -5,13 +5,15 @@ extends Node3D
 # the pairs, the narrow-phase checks, the touching spheres, the time of the two
 # calls and FPS. N (or --naive) switches to a brute force in GDScript over the
 # first NAIVE spheres (all pairs: n(n-1)/2 tests a frame), the cost the node
-# saves. `--frames=N` quits after N frames.
+# saves. `--frames=N` quits after N frames,
+# printing its memory line (memory_watch.gd).
 
 const COUNT := 10000
 const NAIVE := 400
 const BOX := Vector3(120, 120, 120)
 const RADIUS := 0.6
 const SPEED := 6.0
+const MemoryWatch := preload("res://memory_watch.gd")
 
 @onready var hash_node: SpatialHash3D = $Hash
 @onready var spheres: MultiMeshInstance3D = $Spheres
@@ -30,6 +32,7 @@ var pairs_found := 0
 var checks := 0
 var touching := 0
 var hud: Label
+var memory := MemoryWatch.new()
 
 
 func _ready() -> void:
@@ -118,10 +121,12 @@ func _process(delta: float) -> void:
 	hud.text = "%s: %d spheres\nbox pairs %d, narrow-phase checks %d, spheres touching %d\nbroad phase %.2f ms, %d FPS\n[N] naive all-pairs over %d in GDScript" % [
 		"NAIVE" if naive else "SpatialHash3D", count, pairs_found, checks, touching, call_ms,
 		Engine.get_frames_per_second(), NAIVE]
+	memory.at_frame(frame)
 	frame += 1
 	if frame % 120 == 0:
 		print(hud.text.get_slice("\n", 0), " | ", hud.text.get_slice("\n", 1), " | ", hud.text.get_slice("\n", 2))
 	if quit_after and frame >= quit_after:
+		print(memory.report(frame - 1))
 		get_tree().quit()
 
 

@@ -19,12 +19,22 @@ does the rest. What this plugin does differently:
   PackedVector3Array have no memory view of their own: their bytes
   (`to_byte_array()`) do. The memory view of
   an empty packed array crashes the engine: empty ones are not read.
+- What a builtin value's method returns carries one reference too many
+  (`call_with_return` in py4godot's generated wrappers counts the new
+  reference it gets again), so it is never freed: a memory view 0.31 kB a
+  call, a packed array from `slice` or `to_byte_array` 0.14 to 0.17 kB (its
+  Python objects: the plugin frees its Godot memory). `owned` gives a memory
+  view's reference back. A packed array's cannot be given back: the plugin
+  then frees its Godot memory twice (the engine crashed); the README's
+  py4godot fix stops both.
+- A Dictionary key made from a Python str is a new Godot String the plugin
+  never frees (0.1 kB a key): keys are Strings made once and kept.
 """
 try:
     from py4godot.classes import gdclass
     from py4godot.classes.core import (Dictionary, PackedFloat64Array, PackedInt32Array,
                                        PackedInt64Array, PackedVector2Array,
-                                       PackedVector3Array)
+                                       PackedVector3Array, String)
     from py4godot.classes.RefCounted import RefCounted
 except ImportError:     # not py4godot: another plugin's editor scanning res://, or CPython
     gdclass = None
@@ -38,7 +48,30 @@ if gdclass is not None:
         gdclass = None
 
 if gdclass is not None:
+    import ctypes
     import sys
+
+    _release = ctypes.pythonapi.Py_DecRef
+    _release.argtypes = [ctypes.py_object]
+    _release.restype = None
+
+    def _count(value):
+        return sys.getrefcount(value)
+
+    def _count_through(value):
+        return _count(value)
+
+    # What _count sees of an object nothing else holds, counted through as
+    # many calls as owned() makes (the count depends on the Python version).
+    ALONE = _count_through(object())
+
+    def owned(view):
+        """A memory view just returned by `get_memory_view()` and passed
+        straight here, without the reference too many that py4godot
+        4.6-alpha17 gives it; left alone where it has none (a fixed py4godot)."""
+        if _count(view) == ALONE + 1:
+            _release(view)
+        return view
 
     # numpy dtype of each packed array the face hands over.
     DTYPES = {PackedInt32Array: np.int32, PackedInt64Array: np.int64,
@@ -54,12 +87,15 @@ if gdclass is not None:
         def __buffer__(self, flags):
             return self.view
 
-    def owned(owner, dtype):
+    def numpy_view(owner, dtype):
         """`owner`'s memory as numpy, without a copy where Python (3.12+) reads
         the buffers of Python objects."""
         if sys.version_info >= (3, 12):
-            return np.frombuffer(Owned(owner, owner.get_memory_view()), dtype=dtype)
-        return np.frombuffer(owner.get_memory_view(), dtype=dtype).copy()
+            return np.frombuffer(Owned(owner, owned(owner.get_memory_view())), dtype=dtype)
+        return np.frombuffer(owned(owner.get_memory_view()), dtype=dtype).copy()
+
+    # The Dictionary keys of results, as the Godot Strings made for them.
+    KEYS = {}
 
     # Floats per element of the packed vector arrays the face hands over.
     VECTORS = {PackedVector2Array: 2, PackedVector3Array: 3}
@@ -67,13 +103,13 @@ if gdclass is not None:
     def read(packed):
         width = VECTORS.get(type(packed))
         if width is not None:
-            if not packed.size():
+            if packed.is_empty():
                 return np.empty((0, width), dtype=np.float32)
-            return owned(packed.to_byte_array(), np.float32).reshape(-1, width)
+            return numpy_view(packed.to_byte_array(), np.float32).reshape(-1, width)
         dtype = DTYPES[type(packed)]
-        if not packed.size():
+        if packed.is_empty():
             return np.empty(0, dtype=dtype)
-        return owned(packed, dtype)
+        return numpy_view(packed, dtype)
 
     class Packed:
         """Arrays for GDScript, written into one packed array of `kind` kept for
@@ -91,7 +127,7 @@ if gdclass is not None:
             if self.memory is None or len(self.memory) < values.size:
                 self.kept = self.kind.new0()
                 self.kept.resize(2 * values.size)
-                self.memory = np.frombuffer(self.kept.get_memory_view(), dtype=self.dtype)
+                self.memory = np.frombuffer(owned(self.kept.get_memory_view()), dtype=self.dtype)
             self.memory[:values.size] = values
             return self.kept.slice(0, values.size)
 
@@ -117,6 +153,8 @@ if gdclass is not None:
             if isinstance(value, dict):
                 dictionary = Dictionary.new0()
                 for key, item in value.items():
-                    dictionary[key] = self._to_godot(item)
+                    if key not in KEYS:
+                        KEYS[key] = String.new1(key)
+                    dictionary[KEYS[key]] = self._to_godot(item)
                 return dictionary
             return value
