@@ -1,0 +1,173 @@
+"""The Python half of leaks.tscn: each method is one way of passing numbers
+between GDScript and Python, doing nothing else, so that leaks.gd can call it
+many times and see what the plugin leaves behind. See leaks.gd.
+
+It runs with py4godot and with godot-python-extension (whose editor imports
+every .py under res:// and reports a script that exposes no class), and imports
+harmlessly anywhere else.
+"""
+import sys
+
+try:
+    from py4godot.classes import gdclass
+    from py4godot.classes.core import (Dictionary, PackedInt32Array,
+                                       PackedVector2Array, PackedVector3Array)
+    from py4godot.classes.RefCounted import RefCounted
+    PLUGIN = "py4godot"
+except ImportError:
+    try:
+        import godot
+        from godot.variant_types import PackedInt32Array
+        PLUGIN = "godot-python-extension"
+    except ImportError:     # neither: CPython, or another plugin's editor
+        PLUGIN = None
+
+STATS_KEYS = ("objects", "cells", "cell_size", "last_update_ms", "last_pairs_ms",
+              "pairs", "narrow_phase_checks", "largest_cell", "mean_cell", "rebuilds")
+
+if PLUGIN == "py4godot":
+    import ctypes
+
+    _decref = ctypes.pythonapi.Py_DecRef
+    _decref.argtypes = [ctypes.py_object]
+    _decref.restype = None
+
+    def _count(value):
+        return sys.getrefcount(value)
+
+    def _count_argument(value):
+        return _count(value)
+
+    def _count_ptr(wrapper):
+        return sys.getrefcount(wrapper._ptr)
+
+    class _Wrapper:
+        pass
+
+    # What the checks below count for an object with no other owner (it
+    # depends on the Python version), measured the way they count.
+    _FRESH = _count_argument(object())
+    _FRESH_PTR = _Wrapper()
+    _FRESH_PTR._ptr = object()
+    _FRESH_PTR = _count_ptr(_FRESH_PTR)
+
+    def owned(value):
+        """`value`, fresh from a py4godot builtin method and passed straight
+        in, without the reference py4godot 4.6-alpha17 adds to what such a
+        method returns (`<object>` in its wrappers' call_with_return
+        increments the new reference switch_call_return hands back). Left
+        alone where there is no such reference, as in a fixed py4godot."""
+        if _count(value) == _FRESH + 1:     # not an immortal or shared object
+            _decref(value)
+        return value
+
+    def owned_wrapper(wrapper):
+        """The same for a packed array a builtin method returned (slice,
+        to_byte_array): the extra reference is on its C++ wrapper, `_ptr`."""
+        if _count_ptr(wrapper) == _FRESH_PTR + 1:
+            _decref(wrapper._ptr)
+        return wrapper
+
+    def byte_view(packed, fix=False):
+        """The bytes of a packed array, as the node reads its arguments: the
+        vector arrays have no memory view of their own."""
+        if isinstance(packed, (PackedVector2Array, PackedVector3Array)):
+            packed = packed.to_byte_array()
+            if fix:
+                packed = owned_wrapper(packed)
+        view = owned(packed.get_memory_view()) if fix else packed.get_memory_view()
+        return packed, view     # the view is only good while `packed` lives
+
+    Base = RefCounted
+    expose = gdclass
+    class_options = {}
+
+elif PLUGIN == "godot-python-extension":
+    def byte_view(packed, fix=False):
+        return packed, memoryview(packed)
+
+    Base = godot.RefCounted
+    expose = godot.expose_script_class
+    class_options = {"expose_all_methods": True}
+
+if PLUGIN is not None:
+    @expose
+    class leaks_probe(Base, **class_options):
+        """One method per candidate of leaks.gd; arguments are as GDScript sends them."""
+
+        def nothing(self):
+            return None
+
+        def take(self, value):
+            return None
+
+        def read(self, packed):
+            packed, view = byte_view(packed)
+            view.nbytes     # not view[0]: the extension's vector views have a struct format
+            return None
+
+        def read_fixed(self, packed):
+            packed, view = byte_view(packed, fix=True)
+            view.nbytes
+            return None
+
+        def _kept_slice(self, count):
+            if getattr(self, "_kept_count", 0) < count:     # not kept.size(): see size()
+                self._kept = PackedInt32Array()
+                self._kept.resize(count)
+                self._kept_count = count
+            return self._kept.slice(0, count)
+
+        def size(self, packed):
+            """An int from a builtin method (py4godot 4.6-alpha17 leaks those
+            beyond -5..256, as the node's read() does with size())."""
+            packed.size()
+            return None
+
+        def size_fixed(self, packed):
+            owned(packed.size()) if PLUGIN == "py4godot" else len(packed)
+            return None
+
+        def ret_packed(self, count):
+            return self._kept_slice(count)
+
+        def ret_packed_fixed(self, count):
+            result = self._kept_slice(count)
+            return owned_wrapper(result) if PLUGIN == "py4godot" else result
+
+        def ret_dict(self):
+            if PLUGIN != "py4godot":
+                return {key: 1.5 for key in STATS_KEYS}
+            stats = Dictionary.new0()
+            for key in STATS_KEYS:
+                stats[key] = 1.5
+            return stats
+
+        def ret_dict_int_keys(self):
+            if PLUGIN != "py4godot":
+                return {index: 1.5 for index in range(len(STATS_KEYS))}
+            stats = Dictionary.new0()
+            for index in range(len(STATS_KEYS)):
+                stats[index] = 1.5
+            return stats
+
+        def ret_int(self):
+            self._n = getattr(self, "_n", 0) + 1
+            return 1000000 + self._n
+
+        def ret_float(self):
+            self._n = getattr(self, "_n", 0) + 1
+            return self._n * 0.5
+
+        def ret_string(self):
+            self._n = getattr(self, "_n", 0) + 1
+            return "pairs %d" % self._n
+
+        def share(self, packed):
+            """Keep a packed array GDScript also keeps, and its memory view."""
+            self._shared, self._shared_view = byte_view(packed, fix=True)
+            return None
+
+        def peek(self):
+            """The first byte of the kept array as Python sees it now."""
+            return int(self._shared_view[0])
