@@ -38,43 +38,28 @@ if PLUGIN == "py4godot":
     def _count_argument(value):
         return _count(value)
 
-    def _count_ptr(wrapper):
-        return sys.getrefcount(wrapper._ptr)
-
-    class _Wrapper:
-        pass
-
-    # What the checks below count for an object with no other owner (it
-    # depends on the Python version), measured the way they count.
+    # What the check below counts for an object with no other owner (it
+    # depends on the Python version), measured the way it counts.
     _FRESH = _count_argument(object())
-    _FRESH_PTR = _Wrapper()
-    _FRESH_PTR._ptr = object()
-    _FRESH_PTR = _count_ptr(_FRESH_PTR)
 
     def owned(value):
         """`value`, fresh from a py4godot builtin method and passed straight
         in, without the reference py4godot 4.6-alpha17 adds to what such a
         method returns (`<object>` in its wrappers' call_with_return
         increments the new reference switch_call_return hands back). Left
-        alone where there is no such reference, as in a fixed py4godot."""
+        alone where there is no such reference, as in a fixed py4godot. Only
+        for memory views, as the node does: giving back a packed array's
+        reference (slice, to_byte_array) made py4godot free its Godot memory
+        twice, and the engine crashed."""
         if _count(value) == _FRESH + 1:     # not an immortal or shared object
             _decref(value)
         return value
-
-    def owned_wrapper(wrapper):
-        """The same for a packed array a builtin method returned (slice,
-        to_byte_array): the extra reference is on its C++ wrapper, `_ptr`."""
-        if _count_ptr(wrapper) == _FRESH_PTR + 1:
-            _decref(wrapper._ptr)
-        return wrapper
 
     def byte_view(packed, fix=False):
         """The bytes of a packed array, as the node reads its arguments: the
         vector arrays have no memory view of their own."""
         if isinstance(packed, (PackedVector2Array, PackedVector3Array)):
-            packed = packed.to_byte_array()
-            if fix:
-                packed = owned_wrapper(packed)
+            packed = packed.to_byte_array()     # its extra reference stays: see owned()
         view = owned(packed.get_memory_view()) if fix else packed.get_memory_view()
         return packed, view     # the view is only good while `packed` lives
 
@@ -124,16 +109,8 @@ if PLUGIN is not None:
             packed.size()
             return None
 
-        def size_fixed(self, packed):
-            owned(packed.size()) if PLUGIN == "py4godot" else len(packed)
-            return None
-
         def ret_packed(self, count):
             return self._kept_slice(count)
-
-        def ret_packed_fixed(self, count):
-            result = self._kept_slice(count)
-            return owned_wrapper(result) if PLUGIN == "py4godot" else result
 
         def ret_dict(self):
             if PLUGIN != "py4godot":
