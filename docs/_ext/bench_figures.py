@@ -1,0 +1,145 @@
+"""The benchmark page's tables and plot, drawn from the stored results
+(bench/results/<machine>/<date>.json, read by spatial_hash.bench.results) when
+the manual is built: ``.. bench-figures:: scenes2d`` (or scenes3d, nearest,
+rays, phases, run) puts that part of the newest stored run on the page, and
+``.. bench-plot::`` its scaling plot. Sphinx is imported only by `setup`."""
+import pathlib
+
+CHECKOUT = pathlib.Path(__file__).resolve().parents[2]
+RESULTS = CHECKOUT / "bench" / "results"
+# Table columns: the method's name in the results and its heading.
+COLUMNS_2D = [("naive all-pairs (numpy)", "naive"), ("scipy cKDTree", "cKDTree"),
+              ("shapely STRtree", "STRtree"), ("plain-Python dict hash", "dict hash"),
+              ("spatial_hash per-object API", "per-object"),
+              ("spatial_hash batch (uniform)", "batch uniform"),
+              ("spatial_hash batch (hierarchical)", "batch hierarchical"),
+              ("spatial_hash batch (hierarchical, 2 threads)", "hierarchical, 2 threads")]
+COLUMNS_3D = [c for c in COLUMNS_2D if c[1] not in ("STRtree", "dict hash", "per-object")]
+SCENE_NAMES = {"bullets": "bullet hell", "mixed": "mixed sizes"}
+OURS = [name for name, _ in COLUMNS_2D if name.startswith("spatial_hash batch")]
+
+
+def figure(ms):
+    """A time as the results table shows it: 3 significant digits, thousands separated."""
+    return f"{ms:,.0f}" if ms >= 1000 else f"{ms:.3g}" if ms >= 100 else f"{ms:.2f}" \
+        if ms < 10 else f"{ms:.1f}"
+
+
+def grid_table(header, rows):
+    """A reStructuredText grid-free ("list-table") of header and rows of text."""
+    lines = [".. list-table::", "   :header-rows: 1", ""]
+    for row in [header] + rows:
+        lines.append("   * - " + (row[0] or " "))
+        lines += [f"     - {cell or ' '}" for cell in row[1:]]
+    return lines
+
+
+def scene_table(document, dimension):
+    """ms per frame per scene and N (rows) and method (columns), the fastest of
+    this library's batch methods in bold; blank where a method sat out."""
+    columns = COLUMNS_2D if dimension == 2 else COLUMNS_3D
+    records = [r for r in document["records"] if r.get("load", "idle") == "idle"
+               and r["scene"].endswith("3d") == (dimension == 3)]
+    rows = []
+    for scene, n in dict.fromkeys((r["scene"], r["n"]) for r in records):
+        mine = {r["method"]: r for r in records if (r["scene"], r["n"]) == (scene, n)}
+        timed = {m: r["ms_per_frame"] for m, r in mine.items() if not r["skipped"]}
+        best = min((m for m in OURS if m in timed), key=timed.get, default=None)
+        cells = [f"**{figure(timed[m])}**" if m == best else figure(timed[m]) if m in timed else ""
+                 for m, _ in columns]
+        rows.append([f"{SCENE_NAMES.get(scene, scene)} {n:,}"] + cells)
+    return grid_table(["scene, N"] + [heading for _, heading in columns], rows)
+
+
+def phases_table(document):
+    """The fastest frame of each record that kept the core's phase split."""
+    from spatial_hash.bench.results import fastest_frame_phases
+    rows = []
+    for r in document["records"]:
+        split = None if r["skipped"] else fastest_frame_phases(r)
+        if split:
+            rest = r["ms_per_frame"] - sum(split.values())
+            rows.append([f"{r['scene']} {r['n']:,}", r["method"], figure(r["ms_per_frame"])]
+                        + [f"{split[p]:.2f}" for p in ("moves", "relinks", "pairs")] + [f"{rest:.2f}"])
+    return grid_table(["scene, N", "method", "frame", "moves", "relinks", "pair pass", "the rest"], rows)
+
+
+def nearest_table(document):
+    rows = []
+    for costs in document["nearest"]:
+        peer = costs["ms"]["scipy cKDTree"]
+        among = "points" if not costs["radius"] else f"discs of radius {costs['radius']:g}"
+        rows.append([f"{costs['k']} nearest of {costs['n']:,} {among}, {costs['queries']:,} queries"]
+                    + [f"{costs['ms'][m]:.3g} ({costs['ms'][m] / peer:.2f}x)" for m in
+                       ("uniform grid", "hierarchical grid")] + [f"{peer:.3g}"])
+    return grid_table(["query (ms; x cKDTree's time)", "uniform grid", "hierarchical grid",
+                       "scipy cKDTree"], rows)
+
+
+def rays_table(document):
+    costs = document["rays"]
+    best = min(costs["us_per_ray"][m] for m in ("uniform grid", "hierarchical grid"))
+    counts = {"shapely STRtree": costs["shapely_rays"], "numpy brute force": costs["numpy_rays"]}
+    rows = [[method, f"{us:,.3g}" if us < 1000 else f"{us:,.0f}", f"{us / best:,.1f}x",
+             f"{counts.get(method, costs['rays']):,}"] for method, us in costs["us_per_ray"].items()]
+    return grid_table(["method", "µs per ray", "x the fastest grid", "rays cast"], rows)
+
+
+def run_facts(document):
+    """Where and how the figures were measured."""
+    machine = document["machine"]
+    libraries = ", ".join(f"{k} {v}" for k, v in machine.get("libraries", {}).items())
+    lines = [f"- **Machine**: ``{machine['name']}``: {machine.get('description', machine.get('platform', ''))}"
+             f" ({machine.get('cpus', '?')} cores; Python {machine.get('python', '?')}"
+             + (f"; {libraries}" if libraries else "") + ")",
+             f"- **Date**: {document['date']}",
+             f"- **Frames**: each method's fastest of {document['frames']} frames",
+             f"- **Same pairs from every method**: {'yes' if document['pairs_agree'] else 'NO'}",
+             f"- **Provenance**: {document['provenance']}"]
+    return lines
+
+
+PARTS = {"scenes2d": lambda d: scene_table(d, 2), "scenes3d": lambda d: scene_table(d, 3),
+         "phases": phases_table, "nearest": nearest_table, "rays": rays_table, "run": run_facts}
+
+
+def draw_plot(document, path):
+    """The benchmark's own scaling plot of a stored run."""
+    from spatial_hash.bench import of_load, plot
+    plot(of_load([dict(r, load=r.get("load", "idle")) for r in document["records"]], "idle"), path)
+
+
+def setup(app):
+    from docutils import nodes
+    from docutils.parsers.rst import directives
+    from docutils.statemachine import StringList
+    from sphinx.util.docutils import SphinxDirective
+
+    from spatial_hash.bench.results import latest
+
+    class Figures(SphinxDirective):
+        required_arguments = 1
+
+        def run(self):
+            part = directives.choice(self.arguments[0], tuple(PARTS))
+            for path in RESULTS.glob("*/*.json"):
+                self.env.note_dependency(str(path))
+            box = nodes.container()
+            self.state.nested_parse(StringList(PARTS[part](latest(RESULTS)), "bench results"),
+                                    self.content_offset, box)
+            return box.children
+
+    class Plot(SphinxDirective):
+        def run(self):
+            out = pathlib.Path(self.env.srcdir) / "_generated"
+            out.mkdir(exist_ok=True)
+            document = latest(RESULTS)
+            name = f"scaling-{document['machine']['name']}-{document['date']}.png"
+            if not (out / name).exists():
+                draw_plot(document, out / name)
+            image = nodes.image(uri=f"/_generated/{name}", alt="ms per frame against N, log-log")
+            return [image]
+
+    app.add_directive("bench-figures", Figures)
+    app.add_directive("bench-plot", Plot)
+    return {"parallel_read_safe": True}
