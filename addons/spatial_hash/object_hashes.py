@@ -58,7 +58,20 @@ class _ObjectIndex:
         return iter(self._objects)
 
     def id_of(self, obj):
-        """The id of obj in `grid` (for its batch methods); KeyError if absent."""
+        """The id of `obj` in `grid`, for its batch methods.
+
+        Returns
+        -------
+        int
+            The object's id (a non-negative int, reused after removal).
+
+        Raises
+        ------
+        KeyError
+            If `obj` is not in the index.
+        TypeError
+            If `obj` is not hashable.
+        """
         return self._objects.require(obj)
 
     def _put_box(self, obj, numbers):
@@ -78,8 +91,16 @@ class _ObjectIndex:
             self._update_round(object_id, *center, radius)
 
     def remove(self, obj, *_ignored):
-        """Remove an object; False if it was not there. Extra arguments (the GDScript original's
-        pos and size) are accepted and ignored: the hash tracks each object's cells."""
+        """Remove an object.
+
+        Extra arguments (the GDScript original's `pos` and `size`) are accepted
+        and ignored: the index tracks each object's cells itself.
+
+        Returns
+        -------
+        bool
+            True if it was removed, False if it was not there.
+        """
         try:
             object_id = self._objects.drop(obj)
         except TypeError:
@@ -87,6 +108,7 @@ class _ObjectIndex:
         return object_id is not None and self._grid.remove(object_id)
 
     def clear(self):
+        """Remove every object (their pairs end: see `pair_events`)."""
         self._grid.clear()
         self._objects.clear()
 
@@ -108,13 +130,52 @@ class _ObjectIndex:
         return self._zero if size is None else self._read_vector(size, "size")
 
     def query_nearby(self, pos, size=None, mask=ALL_LAYERS):
-        """Every object sharing a cell with the box at pos of the given size (None:
-        a point): the GDScript original's broad-phase candidates (a superset of the
-        exact overlaps)."""
+        """Every object sharing a cell with a box: the GDScript original's
+        broad-phase candidates, a superset of the exact overlaps.
+
+        Parameters
+        ----------
+        pos : (x, y) or Vector2; 3D: (x, y, z) or Vector3
+            The box's min corner, in world units.
+        size : (width, height) or Vector2, optional
+            Its size (>= 0); None is a point.
+        mask : int, optional
+            Only objects on one of these layers (a 32-bit unsigned int).
+
+        Returns
+        -------
+        list
+            The objects, each once.
+
+        Raises
+        ------
+        ValueError
+            For a non-finite coordinate, a negative size or a bad mask, naming it.
+        """
         return self._grid.query_nearby_at(pos, self._size(size), mask)
 
     def query_range(self, bounds, exact=False, mask=ALL_LAYERS):
-        """Objects in the cells the bounds cover; exact=True keeps only overlaps."""
+        """The objects in the cells a box covers.
+
+        Parameters
+        ----------
+        bounds : (x, y, width, height) or Rect2; 3D: (x, y, z, width, height, depth) or AABB
+            The box, in world units; sizes >= 0.
+        exact : bool, optional
+            Keep only the objects whose shape overlaps the box (touching counts).
+        mask : int, optional
+            Only objects on one of these layers.
+
+        Returns
+        -------
+        list
+            The objects, each once.
+
+        Raises
+        ------
+        ValueError
+            For a non-finite number, a negative size or a bad mask, naming it.
+        """
         return self._query_box(*self._read_bounds(bounds), exact, mask)
 
     def query_point(self, point, mask=ALL_LAYERS):
@@ -133,15 +194,58 @@ class _ObjectIndex:
                                       *self._read_vector(end, "end"), *self._size(size), mask)
 
     def query_nearest(self, point, k=1, max_distance=math.inf, mask=ALL_LAYERS):
-        """The k objects nearest to `point`, nearest first by the exact distance to
-        their shape (0 for those containing it; ties in id order), none farther
-        than max_distance (world units)."""
+        """The `k` objects nearest to a point, nearest first.
+
+        Distances are exact, to each object's circle (sphere) or box, 0 for the
+        objects containing the point; objects at equal distances come in id
+        order.
+
+        Parameters
+        ----------
+        point : (x, y) or Vector2; 3D: (x, y, z) or Vector3
+        k : int, optional
+            How many objects (>= 0).
+        max_distance : float, optional
+            Leave out objects farther than this (world units, >= 0).
+        mask : int, optional
+            Only objects on one of these layers.
+
+        Returns
+        -------
+        list
+            At most `k` objects.
+
+        Raises
+        ------
+        ValueError
+            For a `k` that is not an int >= 0, a negative or NaN `max_distance`,
+            a non-finite point or a bad mask, naming it.
+        """
         return self._grid.query_nearest(*self._read_vector(point, "point"), k, max_distance, mask)
 
     def raycast(self, start, end, mask=ALL_LAYERS):
-        """The first object the segment from `start` to `end` meets, as (obj,
-        fraction of the way, hit point, unit surface normal), or None; an object
-        containing the start is met at fraction 0 with a zero normal."""
+        """The first object the segment from `start` to `end` meets.
+
+        Parameters
+        ----------
+        start, end : (x, y) or Vector2; 3D: (x, y, z) or Vector3
+            The segment's ends, in world units.
+        mask : int, optional
+            Only objects on one of these layers.
+
+        Returns
+        -------
+        tuple or None
+            ``(obj, fraction, point, normal)``: the fraction of the way (0 to 1),
+            the hit point and the unit surface normal there, as tuples; an
+            object containing `start` is met at fraction 0 with a zero normal.
+            None if nothing is met.
+
+        Raises
+        ------
+        ValueError
+            For a non-finite coordinate or a bad mask, naming it.
+        """
         return self._grid.raycast(*self._read_vector(start, "start"),
                                   *self._read_vector(end, "end"), mask)
 
@@ -152,7 +256,14 @@ class _ObjectIndex:
                                       *self._read_vector(end, "end"), mask)
 
     def pairs(self):
-        """Every overlapping pair (a, b) exactly once."""
+        """Every overlapping pair, exactly once.
+
+        Returns
+        -------
+        list of tuple
+            ``(a, b)`` pairs of objects whose shapes overlap (touching counts)
+            and whose layers and masks let them collide.
+        """
         return self._grid.pairs()
 
     def pair_events(self):
@@ -167,7 +278,13 @@ class _ObjectIndex:
         return self._grid.is_colliding(self._objects.require(a, "a"), self._objects.require(b, "b"))
 
     def stats(self):
-        """Occupancy and the counters of the last pairs() call (see UniformGrid.stats)."""
+        """Occupancy and the counters of the last `pairs()` call.
+
+        Returns
+        -------
+        dict
+            The same keys for every index; `UniformGrid.stats` says what each holds.
+        """
         return self._grid.stats()
 
     def check_hash_distribution(self, max_chain=20):
@@ -260,10 +377,37 @@ class SpatialHash(_Plane, _SpatialHash):
 
 
 class OptimizedSpatialHash(_Plane, _OptimizedSpatialHash):
-    """The GDScript-style OptimizedSpatialHash: insert(obj, bounds), remove(obj),
-    update(obj, new_bounds), query_range(bounds), with each object stored once, in
-    the cell of its min corner, so an update that keeps that cell costs no relink.
-    origin defaults to (0, 0)."""
+    """The GDScript-style OptimizedSpatialHash over a uniform grid.
+
+    `insert(obj, bounds)`, `remove(obj)`, `update(obj, new_bounds)` and
+    `query_range(bounds)`, with each object stored once, in the cell of its
+    min corner, so an update that keeps that cell costs no relink.
+
+    Parameters
+    ----------
+    cell_size : float, optional
+        The side of a cell in world units (positive and finite): about 2x the
+        typical object's diameter (`spatial_hash.tuning.suggest`).
+    origin : (x, y), optional
+        Where cell (0, 0) starts; (0, 0) by default.
+    large_threshold : int, optional
+        Objects spanning more cells than this on a side go to a side list.
+
+    Raises
+    ------
+    ValueError
+        For a cell size that is not positive and finite, or a bad origin or
+        threshold, naming it.
+
+    Examples
+    --------
+    >>> from spatial_hash import OptimizedSpatialHash
+    >>> index = OptimizedSpatialHash(cell_size=64.0)
+    >>> index.insert("ship", (10, 10, 32, 32))
+    >>> index.insert_circle("mine", (40, 40), 8)
+    >>> index.pairs()
+    [('ship', 'mine')]
+    """
 
 
 class HierarchicalSpatialHash(_Plane, _HierarchicalSpatialHash):
