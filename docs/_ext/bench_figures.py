@@ -1,8 +1,8 @@
 """The benchmark page's tables and plot, drawn from the stored results
 (bench/results/<machine>/<date>.json, read by spatial_hash.bench.results) when
-the manual is built: ``.. bench-figures:: scenes2d`` (or scenes3d, nearest,
-rays, phases, run) puts that part of the newest stored run on the page, and
-``.. bench-plot::`` its scaling plot. Sphinx is imported only by `setup`."""
+the manual is built: a MyST page's ``{bench-figures} scenes2d`` directive (or
+scenes3d, nearest, rays, phases, run) puts that part of the newest stored run
+on the page, as Markdown, and ``{bench-plot}`` its scaling plot. Sphinx is imported only by `setup`."""
 import pathlib
 
 CHECKOUT = pathlib.Path(__file__).resolve().parents[2]
@@ -26,12 +26,8 @@ def figure(ms):
 
 
 def grid_table(header, rows):
-    """A reStructuredText grid-free ("list-table") of header and rows of text."""
-    lines = [".. list-table::", "   :header-rows: 1", ""]
-    for row in [header] + rows:
-        lines.append("   * - " + (row[0] or " "))
-        lines += [f"     - {cell or ' '}" for cell in row[1:]]
-    return lines
+    """A Markdown table (the page that holds the directive is MyST) of header and rows."""
+    return ["| " + " | ".join(row) + " |" for row in [header, ["---"] * len(header)] + rows]
 
 
 def scene_table(document, dimension):
@@ -89,7 +85,7 @@ def run_facts(document):
     """Where and how the figures were measured."""
     machine = document["machine"]
     libraries = ", ".join(f"{k} {v}" for k, v in machine.get("libraries", {}).items())
-    lines = [f"- **Machine**: ``{machine['name']}``: {machine.get('description', machine.get('platform', ''))}"
+    lines = [f"- **Machine**: `{machine['name']}`: {machine.get('description', machine.get('platform', ''))}"
              f" ({machine.get('cpus', '?')} cores; Python {machine.get('python', '?')}"
              + (f"; {libraries}" if libraries else "") + ")",
              f"- **Date**: {document['date']}",
