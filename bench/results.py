@@ -11,6 +11,10 @@ frame times; the phase split of its fastest frame is then
 `"fastest_frame_phases_ms"`.
 
     python -m spatial_hash.bench --store bench/results --machine my-laptop
+
+The Godot demo projects' timings (their own scenes, run by hand in each engine)
+sit beside them as `<folder>/<machine>/godot/<date>.json`, with `"date"`,
+`"machine"["name"]` and `"provenance"` too, and one section per demo scene.
 """
 import datetime
 import json
@@ -34,17 +38,22 @@ def store(document, folder, machine, date=None):
     return path
 
 
-def stored(folder=RESULTS):
-    """Every stored result under `folder`, oldest first (by date, then machine)."""
-    documents = [json.loads(path.read_text()) for path in pathlib.Path(folder).glob("*/*.json")]
+# Where each kind of result is filed under the folder.
+PATTERNS = {"python": "*/*.json", "godot": "*/godot/*.json"}
+
+
+def stored(folder=RESULTS, kind="python"):
+    """Every stored result of a kind ("python": the benchmark's; "godot": the
+    demo projects') under `folder`, oldest first (by date, then machine)."""
+    documents = [json.loads(path.read_text()) for path in pathlib.Path(folder).glob(PATTERNS[kind])]
     return sorted(documents, key=lambda d: (d["date"], d["machine"]["name"]))
 
 
-def latest(folder=RESULTS, machine=None):
-    """The newest stored result (of `machine`, if given); LookupError if none."""
-    found = [d for d in stored(folder) if machine in (None, d["machine"]["name"])]
+def latest(folder=RESULTS, machine=None, kind="python"):
+    """The newest stored result of a kind (of `machine`, if given); LookupError if none."""
+    found = [d for d in stored(folder, kind) if machine in (None, d["machine"]["name"])]
     if not found:
-        raise LookupError(f"no stored benchmark results in {folder}"
+        raise LookupError(f"no stored {kind} benchmark results in {folder}"
                           + (f" for machine {machine!r}" if machine else ""))
     return found[-1]
 

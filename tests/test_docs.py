@@ -135,7 +135,9 @@ def test_class_reference_renders_links_to_its_own_members():
            "mask: int = 4294967295) -> Array``" in rst
 
 
-STORED = sorted((ROOT / "bench" / "results").glob("*/*.json"))
+RESULTS = ROOT / "bench" / "results"
+STORED = sorted(RESULTS.glob("*/*.json"))
+STORED_GODOT = sorted(RESULTS.glob("*/godot/*.json"))
 
 
 @pytest.mark.parametrize("path", STORED, ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -146,6 +148,42 @@ def test_stored_results_are_filed_by_machine_and_date(path):
     for record in document["records"]:
         assert {"scene", "n", "method", "skipped"} <= set(record)
         assert record["skipped"] or record["ms_per_frame"] > 0
+
+
+@pytest.mark.parametrize("path", STORED_GODOT, ids=lambda p: f"{p.parents[1].name}/{p.name}")
+def test_stored_godot_timings_are_filed_by_machine_and_date(path):
+    document = json.loads(path.read_text())
+    assert (document["machine"]["name"], document["date"] + ".json") == (path.parents[1].name, path.name)
+    assert document["provenance"]
+    sections = [value for value in document.values() if isinstance(value, dict) and "rows" in value]
+    assert sections
+    for section in sections:
+        assert section["source"] and section["runs"]
+        assert {row["engine"] for row in section["rows"]} <= set(document["engines"])
+
+
+def test_the_godot_tables_come_from_the_stored_timings():
+    from spatial_hash.bench.results import latest
+    document = latest(kind="godot")
+    assert document["date"] == "2026-11-26"
+    assert "| Godot 4.6.3 + py4godot | 0.51-0.61 | 1.48-1.65x (median 1.54x) |" \
+        in bench_figures.godot_bullet_hell(document)
+    assert "| Godot 4.6.3 + py4godot | 281,276 | 354,556 | 4.1 | 0.58-0.61 |" \
+        in bench_figures.godot_memory(document)
+    assert "| Godot 3.2.3 + pythonscript | 4.2-4.4 vs 4.7-4.8 (0.89-0.91x) | 1.8-1.9 vs 6.8-7.0 (0.26-0.27x) " \
+           "| 1.7-1.8 vs 2.8-2.9 (0.60-0.63x) | 6.2-6.4 vs 6.4-6.5 (0.96-1.00x) " \
+           "| 5.9-6.1 vs 5.8-6.0 (1.00-1.01x) | 5.6-5.8 vs 43-44 (0.13x) |" in bench_figures.godot_per_object(document)
+    area = bench_figures.godot_area_3d(document)
+    assert "| Godot 4.6.3 + godot-python-extension, GodotPhysics3D | 0.93 | 0.64 | 13.45-13.98 | 4.43-4.53 |" in area
+    # 7.92 / 0.95 and 8.00 / 0.92; (7.92 + 2.23) / 0.64 and (8.00 + 2.36) / 0.63.
+    assert "| Godot 4.6.3 + godot-python-extension, Jolt | 8.3-8.7x | 12.4-12.7x | 10.7-11.3x | 15.9-16.4x |" in area
+    assert "| Godot 4.6.3 + py4godot | debug, release | 1.56-1.60x | 356-365 |" in bench_figures.godot_export(document)
+
+
+def test_a_span_keeps_the_decimals_of_its_more_precise_end():
+    assert [bench_figures.span(7.92, 8.0), bench_figures.span(0.93, 0.93), bench_figures.span(43, 44),
+            bench_figures.span(17, 17.4, "x"), bench_figures.span(103632, 103632)] == \
+        ["7.92-8.00", "0.93", "43-44", "17.0-17.4x", "103,632"]
 
 
 def test_the_manual_tables_come_from_the_stored_run():
@@ -165,6 +203,11 @@ def test_results_store_and_read_back(tmp_path):
     assert results.latest(tmp_path)["machine"] == {"cpus": 2, "name": "box"}
     with pytest.raises(LookupError, match="for machine 'other'"):
         results.latest(tmp_path, "other")
+    godot = tmp_path / "box" / "godot" / "2030-01-03.json"
+    godot.parent.mkdir()
+    godot.write_text(json.dumps({"date": "2030-01-03", "machine": {"name": "box"}}))
+    assert results.latest(tmp_path)["date"] == "2030-01-02"
+    assert results.latest(tmp_path, kind="godot")["date"] == "2030-01-03"
 
 
 def test_readme_is_a_front_page_with_the_two_commands():

@@ -2,7 +2,9 @@
 (bench/results/<machine>/<date>.json, read by spatial_hash.bench.results) when
 the manual is built: a MyST page's ``{bench-figures} scenes2d`` directive (or
 scenes3d, nearest, rays, phases, run) puts that part of the newest stored run
-on the page, as Markdown, and ``{bench-plot}`` its scaling plot. Sphinx is imported only by `setup`."""
+on the page, as Markdown, and ``{bench-plot}`` its scaling plot; the parts
+named godot-* come from the newest stored timings of the Godot demo projects
+(bench/results/<machine>/godot/<date>.json). Sphinx is imported only by `setup`."""
 import pathlib
 
 CHECKOUT = pathlib.Path(__file__).resolve().parents[2]
@@ -95,8 +97,98 @@ def run_facts(document):
     return lines
 
 
+def span(low, high, unit=""):
+    """A range of measured figures as the runs gave them: "0.92-0.95", or one
+    figure where every run agreed; both ends with the decimals of the more
+    precise one, thousands separated."""
+    decimals = max(len(f"{v:g}".partition(".")[2]) for v in (low, high))
+    low, high = (f"{v:,.{decimals}f}" for v in (low, high))
+    return (low if low == high else f"{low}-{high}") + unit
+
+
+def godot_engine(document, row):
+    return document["engines"][row["engine"]]
+
+
+def godot_source(section):
+    return [f"*{section['runs']}; {section['source']}.*", ""]
+
+
+def godot_bullet_hell(document):
+    """The node's two calls a frame, and their cost over the core's own time."""
+    section = document["bullet_hell"]
+    rows = [[godot_engine(document, r), span(*r["node_ms"]), span(*r["over_core"], "x")
+             + (f" (median {r['over_core_median']:g}x)" if "over_core_median" in r else "")]
+            for r in section["rows"]]
+    return godot_source(section) + grid_table(
+        ["engine", "update_batch + get_collision_pairs_packed (ms)", "x the core's own time"], rows) \
+        + ["", f"The node's own GDScript is {span(*section['node_gdscript_ms'], ' ms')} of that in every engine."]
+
+
+def godot_memory(document):
+    """Resident memory over a long run, and what it grew by a frame."""
+    section = document["memory"]
+    first, last = section["frames"]
+    rows = [[godot_engine(document, r), f"{r['resident_kb'][0]:,}", f"{r['resident_kb'][1]:,}",
+             f"{(r['resident_kb'][1] - r['resident_kb'][0]) / (last - first):.1f}", span(*r["node_ms"])]
+            for r in section["rows"]]
+    return godot_source(section) + grid_table(
+        ["engine", f"resident kB at frame {first:,}", f"at frame {last:,}", "kB per frame",
+         "node calls (ms)"], rows)
+
+
+def godot_per_object(document):
+    """Each call of the node against the plain GDScript hash's: node vs GDScript (node / GDScript)."""
+    section = document["per_object"]
+    rows = [[godot_engine(document, r)] + [
+        f"{span(*r['node_us'][call])} vs {span(*r['gdscript_us'][call])} "
+        f"({span(*r['node_over_gdscript'][call], 'x')})" for call in section["calls"]]
+        for r in section["rows"]]
+    calls = section["query_call_us"]
+    return godot_source(section) + grid_table(["engine (µs per call)"] + section["calls"], rows) + [
+        "", "A query through a plugin costs the call itself ("
+        + ", ".join(f"about {us:g} µs through {engine}" for engine, us in calls.items())
+        + f") and about {section['query_per_result_us']:g} µs per object found, for GDScript to "
+        "turn ids into objects."]
+
+
+def godot_area_3d(document):
+    """The node's broad phase against one Area3D per sphere, then the areas'
+    time over the node's, bounded from the ranges: lowest over highest to
+    highest over lowest."""
+    section = document["area_3d"]
+    nodes = ("node_uniform_ms", "node_hierarchical_ms")
+    figures, ratios = [], []
+    for r in section["rows"]:
+        engine = f"{godot_engine(document, r)}, {r['physics']}"
+        figures.append([engine] + [span(*r[key]) for key in nodes + ("areas_step_ms", "areas_positions_ms")])
+        step = r["areas_step_ms"]
+        moved = [s + p for s, p in zip(step, r["areas_positions_ms"])]
+        ratios.append([engine] + [f"{areas[0] / r[node][1]:.1f}-{areas[1] / r[node][0]:.1f}x"
+                                  for areas in (step, moved) for node in nodes])
+    return godot_source(section) + grid_table(
+        ["engine, physics", "node, uniform grid", "node, hierarchical grid", "areas: physics step",
+         "areas: setting positions"], figures) + [""] + grid_table(
+        ["engine, physics", "step / node (uniform)", "step / node (hierarchical)",
+         "step + positions / node (uniform)", "step + positions / node (hierarchical)"], ratios) + [
+        "", f"The physics step is the tick's time beyond the script; a tick without areas takes "
+        f"{span(*section['tick_without_areas_ms'], ' ms')}."]
+
+
+def godot_export(document):
+    """The exported demo games, each run from its own folder."""
+    section = document["export"]
+    rows = [[godot_engine(document, r), ", ".join(r["smoke_ok"]), span(*r["bullet_hell_over_core"], "x"),
+             span(*r["folder_mib"])] for r in section["rows"]]
+    return godot_source(section) + grid_table(
+        ["engine", "SMOKE OK (export)", "bullet hell, x the core's time", "export folder (MiB)"], rows)
+
+
 PARTS = {"scenes2d": lambda d: scene_table(d, 2), "scenes3d": lambda d: scene_table(d, 3),
          "phases": phases_table, "nearest": nearest_table, "rays": rays_table, "run": run_facts}
+GODOT_PARTS = {"godot-bullet-hell": godot_bullet_hell, "godot-memory": godot_memory,
+               "godot-per-object": godot_per_object, "godot-area-3d": godot_area_3d,
+               "godot-export": godot_export}
 
 
 def draw_plot(document, path):
@@ -117,12 +209,13 @@ def setup(app):
         required_arguments = 1
 
         def run(self):
-            part = directives.choice(self.arguments[0], tuple(PARTS))
-            for path in RESULTS.glob("*/*.json"):
+            part = directives.choice(self.arguments[0], tuple(PARTS) + tuple(GODOT_PARTS))
+            for path in RESULTS.glob("**/*.json"):
                 self.env.note_dependency(str(path))
+            lines = PARTS[part](latest(RESULTS)) if part in PARTS \
+                else GODOT_PARTS[part](latest(RESULTS, kind="godot"))
             box = nodes.container()
-            self.state.nested_parse(StringList(PARTS[part](latest(RESULTS)), "bench results"),
-                                    self.content_offset, box)
+            self.state.nested_parse(StringList(lines, "bench results"), self.content_offset, box)
             return box.children
 
     class Plot(SphinxDirective):
