@@ -170,9 +170,11 @@ def test_the_godot_tables_come_from_the_stored_timings():
         in bench_figures.godot_bullet_hell(document)
     assert "| Godot 4.6.3 + py4godot | 281,276 | 354,556 | 4.1 | 0.58-0.61 |" \
         in bench_figures.godot_memory(document)
-    assert "| Godot 3.2.3 + pythonscript | 4.2-4.4 vs 4.7-4.8 (0.89-0.91x) | 1.8-1.9 vs 6.8-7.0 (0.26-0.27x) " \
-           "| 1.7-1.8 vs 2.8-2.9 (0.60-0.63x) | 6.2-6.4 vs 6.4-6.5 (0.96-1.00x) " \
-           "| 5.9-6.1 vs 5.8-6.0 (1.00-1.01x) | 5.6-5.8 vs 43-44 (0.13x) |" in bench_figures.godot_per_object(document)
+    per_object = bench_figures.godot_per_object(document)
+    assert per_object[2:5] == ["| engine | call | node (µs) | GDScript hash (µs) | node / GDScript hash |",
+                               "| --- | --- | --- | --- | --- |",
+                               "| Godot 3.2.3 + pythonscript | `insert` | 4.2-4.4 | 4.7-4.8 | 0.89-0.91x |"]
+    assert "|  | `query_radius` | 5.6-5.8 | 43-44 | 0.13x |" in per_object
     area = bench_figures.godot_area_3d(document)
     assert "| Godot 4.6.3 + godot-python-extension, GodotPhysics3D | 0.93 | 0.64 | 13.45-13.98 | 4.43-4.53 |" in area
     # 7.92 / 0.95 and 8.00 / 0.92; (7.92 + 2.23) / 0.64 and (8.00 + 2.36) / 0.63.
@@ -194,6 +196,63 @@ def test_the_manual_tables_come_from_the_stored_run():
                         "| batch hierarchical | hierarchical, 2 threads |")
     assert "| uniform 100,000 |  | 35.4 | 135 |  | 94.1 | 7.77 | 7.14 | **5.23** |" in table
     assert "| bullet hell 10,100 | 113 | 9.40 | 7.84 | 59.7 | 6.91 | **0.85** | 0.94 | 0.90 |" in table
+
+
+def ms(document, scene, n, method):
+    """A stored record's ms per frame; `method` is the end of its name."""
+    [record] = [r for r in document["records"] if (r["scene"], r["n"]) == (scene, n)
+                and r["method"].endswith(method) and r.get("load", "idle") == "idle"]
+    return record["ms_per_frame"]
+
+
+def flat(path):
+    return " ".join(path.read_text().split())
+
+
+def test_the_figures_the_prose_quotes_come_from_the_stored_run():
+    """The README's results and the benchmark page's reading of the run, figure
+    by figure, against the run the tables are drawn from."""
+    from spatial_hash.bench.results import latest
+    run = latest()
+    figure = bench_figures.figure
+
+    def ratio(a, b):
+        return f"{ms(run, *a) / ms(run, *b):.1f}x"
+    uniform, hierarchical = "batch (uniform)", "batch (hierarchical)"
+    readme = flat(ROOT / "README.md")
+    assert (f"at 100,000 equal circles the batch uniform grid took {figure(ms(run, 'uniform', 100000, uniform))} ms "
+            f"a frame and the hierarchical grid {figure(ms(run, 'uniform', 100000, hierarchical))} ms "
+            f"({figure(ms(run, 'uniform', 100000, '2 threads)'))} ms on 2 threads), against "
+            f"{figure(ms(run, 'uniform', 100000, 'cKDTree'))} ms for scipy's `cKDTree` and "
+            f"{figure(ms(run, 'uniform', 100000, 'STRtree'))} ms for shapely's `STRtree`; at 1,000,000, "
+            f"{figure(ms(run, 'uniform', 1000000, uniform))} ms against "
+            f"{figure(ms(run, 'uniform', 1000000, 'cKDTree'))} ms.") in readme
+    assert (f"the hierarchical grid is the one to use ({figure(ms(run, 'mixed', 100000, hierarchical))} ms, "
+            f"the uniform grid {figure(ms(run, 'mixed', 100000, uniform))} ms)") in readme
+    assert f"the uniform grid ran {ratio(('uniform3d', 100000, 'cKDTree'), ('uniform3d', 100000, uniform))} " \
+           "faster than `cKDTree` at 100,000 spheres" in readme
+    assert f"on {run['date']}" in readme or f"{run['date']}, stored in" in readme
+
+    reading = flat(ROOT / "docs" / "benchmark.md").split(f"Reading the {run['date']} run")[1]
+    ratios = {(scene, n): ms(run, scene, n, uniform) / ms(run, scene, n, hierarchical)
+              for scene, n in dict.fromkeys((r["scene"], r["n"]) for r in run["records"])
+              if scene in ("uniform", "clustered", "bullets")}
+    assert f"The uniform grid took {min(ratios.values()):.1f}x (bullet hell) to {max(ratios.values()):.1f}x " \
+           "(uniform, 1,000)" in reading
+    assert (min(ratios, key=ratios.get)[0], max(ratios, key=ratios.get)) == ("bullets", ("uniform", 1000))
+    assert (f"it ran {ratio(('uniform', 100000, 'cKDTree'), ('uniform', 100000, uniform))} faster than `cKDTree` "
+            f"at 100,000 objects and {ratio(('uniform', 1000000, 'cKDTree'), ('uniform', 1000000, uniform))} "
+            f"at 1,000,000, and {ratio(('uniform', 100000, 'STRtree'), ('uniform', 100000, uniform))} faster "
+            "than shapely's `STRtree` at 100,000") in reading
+    assert f"({ms(run, 'mixed', 100000, uniform) / ms(run, 'mixed', 100000, hierarchical):.0f}x the " \
+           "hierarchical grid's time)" in reading
+    per_object, threads, medians = run["per_object"], run["threads_summary"], run["median_over_fastest"]
+    assert (f"{per_object['update_same_cells_us']:g} µs for an update that stays in its cell and "
+            f"{per_object['query_nearby_us']:g} µs for a `query_nearby` returning about ten objects "
+            f"({per_object['query_nearby_warm_us']:g} µs warm)") in reading
+    assert "frames took {:.2f}x to {:.2f}x the one-thread frames".format(*threads["ratio"]) in reading
+    assert ("median frame was {}% to {}% slower than its fastest ".format(*medians["percent"])
+            + f"({medians['within_11_percent']} of {medians['records']} within 11%)") in reading
 
 
 def test_results_store_and_read_back(tmp_path):

@@ -138,14 +138,14 @@ def godot_memory(document):
 
 
 def godot_per_object(document):
-    """Each call of the node against the plain GDScript hash's: node vs GDScript (node / GDScript)."""
+    """Each call of the node against the plain GDScript hash's, per engine."""
     section = document["per_object"]
-    rows = [[godot_engine(document, r)] + [
-        f"{span(*r['node_us'][call])} vs {span(*r['gdscript_us'][call])} "
-        f"({span(*r['node_over_gdscript'][call], 'x')})" for call in section["calls"]]
-        for r in section["rows"]]
+    rows = [[godot_engine(document, r) if k == 0 else "", f"`{call}`", span(*r["node_us"][call]),
+             span(*r["gdscript_us"][call]), span(*r["node_over_gdscript"][call], "x")]
+            for r in section["rows"] for k, call in enumerate(section["calls"])]
     calls = section["query_call_us"]
-    return godot_source(section) + grid_table(["engine (µs per call)"] + section["calls"], rows) + [
+    return godot_source(section) + grid_table(
+        ["engine", "call", "node (µs)", "GDScript hash (µs)", "node / GDScript hash"], rows) + [
         "", "A query through a plugin costs the call itself ("
         + ", ".join(f"about {us:g} µs through {engine}" for engine, us in calls.items())
         + f") and about {section['query_per_result_us']:g} µs per object found, for GDScript to "
