@@ -643,8 +643,8 @@ class _BoundsIndex(_ObjectIndex):
     def update(self, obj, new_bounds):
         """Move an object that is in the index to a box (a disc or sphere becomes a box).
 
-        Cheaper than `remove` and `insert`: an object whose cells do not change
-        is not relinked.
+        Cheaper than `remove` and `insert`: an object whose min corner stays
+        in its cell is not relinked.
 
         Parameters
         ----------
