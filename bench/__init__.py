@@ -326,6 +326,10 @@ def main(argv=None):
     parser.add_argument("--contended", action="store_true",
                         help="time everything twice: idle, then beside one busy process per core")
     parser.add_argument("--out", default="bench_results", help="folder for results.json and scaling.png")
+    parser.add_argument("--store", metavar="FOLDER",
+                        help="also keep the results as FOLDER/<machine>/<date>.json (a checkout's: bench/results)")
+    parser.add_argument("--machine", default=platform.node(),
+                        help="the machine's name for --store (default: its host name)")
     parser.add_argument("--snapshot", metavar="PNG", help="draw one frame of a scene and exit")
     parser.add_argument("--suggest", metavar="SIZES",
                         help="recommend an index and cell size for a benchmark scene's objects "
@@ -407,13 +411,17 @@ def main(argv=None):
 
     os.makedirs(args.out, exist_ok=True)
     json_path = os.path.join(args.out, "results.json")
+    document = {"machine": {"python": platform.python_version(), "platform": platform.platform(),
+                            "cpus": os.cpu_count()},
+                "frames": frames, "busy_processes": busy, "records": records,
+                "threads": thread_records, "per_object": micro,
+                "nearest": nearest_costs, "rays": ray_costs,
+                "pairs_agree": not problems, "disagreements": problems}
     with open(json_path, "w") as f:
-        json.dump({"machine": {"python": platform.python_version(), "platform": platform.platform(),
-                               "cpus": os.cpu_count()},
-                   "frames": frames, "busy_processes": busy, "records": records,
-                   "threads": thread_records, "per_object": micro,
-                   "nearest": nearest_costs, "rays": ray_costs,
-                   "pairs_agree": not problems, "disagreements": problems}, f, indent=2)
+        json.dump(document, f, indent=2)
+    if args.store:
+        from spatial_hash.bench.results import store
+        print(f"stored {store(document, args.store, args.machine)}")
     png_path = os.path.join(args.out, "scaling.png")
     plot(of_load(records, "idle"), png_path)
     print(f"\nwrote {json_path} and {png_path} in {time.perf_counter() - started:.0f} s")

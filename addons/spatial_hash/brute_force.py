@@ -157,7 +157,30 @@ def ray_hit(box, circle, start, end):
 
 
 class BruteForce:
-    """Reference broad phase with the same object-keyed API as OptimizedSpatialHash."""
+    """Reference broad phase with the object-keyed API of OptimizedSpatialHash.
+
+    Every pair and query is found by testing every object (O(n^2) pairs), in
+    plain Python. It checks the form of its arguments (a vector or bounds of
+    the wrong length raises TypeError) but not their values: it is the
+    reference for valid input, and takes NaN or negative sizes as given.
+    Objects come back in insertion order.
+
+    Attributes
+    ----------
+    collision_tests : int
+        How many pairs the last `pairs` call tested exactly (those whose
+        layers let them count).
+
+    Examples
+    --------
+    >>> from spatial_hash import BruteForce
+    >>> reference = BruteForce()
+    >>> reference.insert("ship", (10, 10, 32, 32))
+    >>> reference.insert_circle("mine", (40, 40), 8)
+    >>> reference.insert("rock", (200, 0, 8, 8))
+    >>> reference.pairs(), reference.collision_tests
+    ([('ship', 'mine')], 3)
+    """
 
     _read_vector = staticmethod(read_vec2)
     _read_bounds = staticmethod(read_rect)
@@ -179,6 +202,19 @@ class BruteForce:
         return numbers[:d] + tuple(numbers[i] + numbers[d + i] for i in range(d))
 
     def insert(self, obj, bounds):
+        """Add a box, or move an object already present to it.
+
+        Parameters
+        ----------
+        obj : hashable
+        bounds : (x, y, width, height) or Rect2; 3D: (x, y, z, width, height, depth) or AABB
+            Min corner and size, in world units.
+
+        Raises
+        ------
+        TypeError
+            For an unhashable `obj`, or bounds of the wrong length or kind.
+        """
         self._shapes[obj] = (self._box(bounds), None)
 
     update = insert
@@ -189,25 +225,108 @@ class BruteForce:
         return tuple(v - r for v in c) + tuple(v + r for v in c), c + (r,)
 
     def insert_circle(self, obj, center, radius):
+        """Add a disc (3D: a sphere), or move an object already present to it.
+
+        Parameters
+        ----------
+        obj : hashable
+        center : (x, y) or Vector2; 3D: (x, y, z) or Vector3
+            In world units.
+        radius : float
+            In world units.
+
+        Raises
+        ------
+        TypeError
+            For an unhashable `obj` or a centre of the wrong length or kind.
+        ValueError
+            For a radius that is not a number.
+        """
         self._shapes[obj] = self._ball(center, radius)
 
     def remove(self, obj, *_ignored):
+        """Remove an object.
+
+        Parameters
+        ----------
+        obj : hashable
+        *_ignored
+            The GDScript original's `pos` and `size`, ignored.
+
+        Returns
+        -------
+        bool
+            True if it was removed, False if it was not there.
+
+        Raises
+        ------
+        TypeError
+            For an unhashable `obj`.
+        """
         self._filters.pop(obj, None)
         return self._shapes.pop(obj, None) is not None
 
     def clear(self):
+        """Remove every object."""
         self._shapes.clear()
         self._filters.clear()
 
     def shape(self, obj):
+        """An object's shape as the tests compare it.
+
+        Parameters
+        ----------
+        obj : hashable
+
+        Returns
+        -------
+        tuple
+            ``(box, circle)``: the box as its min corner then its max corner,
+            ``(minx, miny, maxx, maxy)`` (3D: six numbers); the circle (3D: the
+            sphere) as ``(x, y, radius)`` (3D: four numbers), or None for a box.
+
+        Raises
+        ------
+        KeyError
+            If `obj` is not there.
+        """
         return self._shapes[obj]
 
     def set_filter(self, obj, layer, mask):
+        """Put an object on collision layers and set the layers it looks for.
+
+        Parameters
+        ----------
+        obj : hashable
+        layer, mask : int
+            One bit a layer (not checked).
+
+        Raises
+        ------
+        KeyError
+            If `obj` is not there.
+        """
         if obj not in self._shapes:
             raise KeyError(obj)
         self._filters[obj] = (layer, mask)
 
     def filter_of(self, obj):
+        """An object's collision layers and mask.
+
+        Parameters
+        ----------
+        obj : hashable
+
+        Returns
+        -------
+        tuple of int
+            ``(layer, mask)``; ``(1, 2**32 - 1)`` unless set.
+
+        Raises
+        ------
+        KeyError
+            If `obj` is not there.
+        """
         if obj not in self._shapes:
             raise KeyError(obj)
         return self._filters.get(obj, DEFAULT_FILTER)
@@ -218,7 +337,14 @@ class BruteForce:
                 if self._filters.get(o, DEFAULT_FILTER)[0] & mask]
 
     def pairs(self):
-        """Every overlapping pair once, testing all i < j."""
+        """Every overlapping pair once, testing all i < j.
+
+        Returns
+        -------
+        list of tuple
+            ``(a, b)`` with `a` inserted before `b`, in insertion order of `a`
+            then `b`; touching counts.
+        """
         items = list(self._shapes.items())
         filters = [self._filters.get(o, DEFAULT_FILTER) for o, _ in items]
         found = []
@@ -235,19 +361,69 @@ class BruteForce:
         return found
 
     def query_range(self, bounds, mask=ALL_LAYERS):
+        """The objects whose shape overlaps a box (touching counts), in insertion order.
+
+        Parameters
+        ----------
+        bounds : (x, y, width, height) or Rect2; 3D: (x, y, z, width, height, depth) or AABB
+        mask : int, optional
+            Only objects on one of these layers.
+
+        Returns
+        -------
+        list
+        """
         box = self._box(bounds)
         return [o for o, (b, c) in self._on(mask) if shapes_touch(box, None, b, c)]
 
     def query_point(self, point, mask=ALL_LAYERS):
+        """The objects whose shape contains a point (edge included), in insertion order.
+
+        Parameters
+        ----------
+        point : (x, y) or Vector2; 3D: (x, y, z) or Vector3
+        mask : int, optional
+            Only objects on one of these layers.
+
+        Returns
+        -------
+        list
+        """
         point = self._read_vector(point, "point")
         return self.query_range(point + (0.0,) * len(point), mask)
 
     def query_radius(self, center, radius, mask=ALL_LAYERS):
+        """The objects whose shape overlaps a disc (3D: a sphere), in insertion order.
+
+        Parameters
+        ----------
+        center : (x, y) or Vector2; 3D: (x, y, z) or Vector3
+        radius : float
+        mask : int, optional
+            Only objects on one of these layers.
+
+        Returns
+        -------
+        list
+        """
         box, ball = self._ball(center, radius)
         return [o for o, (b, c) in self._on(mask) if shapes_touch(box, ball, b, c)]
 
     def query_along_path(self, start, end, size=None, mask=ALL_LAYERS):
-        """size None: a box of no extent."""
+        """The objects whose box a box of `size` (None: a point) touches while
+        its min corner moves from `start` to `end`, in insertion order.
+
+        Parameters
+        ----------
+        start, end : (x, y) or Vector2; 3D: (x, y, z) or Vector3
+        size : (width, height) or Vector2; 3D: (width, height, depth) or Vector3, optional
+        mask : int, optional
+            Only objects on one of these layers.
+
+        Returns
+        -------
+        list
+        """
         start, end = self._read_vector(start, "start"), self._read_vector(end, "end")
         size = (0.0,) * len(start) if size is None else self._read_vector(size, "size")
         box = start + tuple(s + w for s, w in zip(start, size))
@@ -255,18 +431,47 @@ class BruteForce:
         return [o for o, (b, _) in self._on(mask) if swept_box_hits(box, motion, b)]
 
     def query_nearest(self, point, k=1, max_distance=math.inf, tie_order=None, mask=ALL_LAYERS):
-        """The k objects on a layer of `mask` nearest to the point, nearest
-        first, none farther than max_distance; objects at equal distances in
-        insertion order, or by tie_order(obj) if given."""
+        """The `k` objects nearest to a point, nearest first.
+
+        Parameters
+        ----------
+        point : (x, y) or Vector2; 3D: (x, y, z) or Vector3
+        k : int, optional
+        max_distance : float, optional
+            Leave out objects farther than this (world units).
+        tie_order : callable, optional
+            Objects at equal distances in the order of ``tie_order(obj)``;
+            insertion order if None.
+        mask : int, optional
+            Only objects on one of these layers.
+
+        Returns
+        -------
+        list
+            At most `k` objects.
+        """
         point = self._read_vector(point, "point")
         ranked = sorted((distance_to(box, circle, *point), tie_order(o) if tie_order else n, o)
                         for n, (o, (box, circle)) in enumerate(self._on(mask)))
         return [o for d, _, o in ranked if d <= max_distance][:k]
 
     def raycast_all(self, start, end, tie_order=None, mask=ALL_LAYERS):
-        """Every object on a layer of `mask` the segment meets, as (obj,
-        fraction, point, normal), earliest first; ties in insertion order, or by
-        tie_order(obj)."""
+        """Every object the segment from `start` to `end` meets, earliest first.
+
+        Parameters
+        ----------
+        start, end : (x, y) or Vector2; 3D: (x, y, z) or Vector3
+        tie_order : callable, optional
+            Hits at equal fractions in the order of ``tie_order(obj)``;
+            insertion order if None.
+        mask : int, optional
+            Only objects on one of these layers.
+
+        Returns
+        -------
+        list of tuple
+            ``(obj, fraction, point, normal)`` as `OptimizedSpatialHash.raycast` gives them.
+        """
         start, end = self._read_vector(start, "start"), self._read_vector(end, "end")
         hits = []
         for n, (o, (box, circle)) in enumerate(self._on(mask)):
@@ -276,11 +481,41 @@ class BruteForce:
         return [h for _, _, h in sorted(hits, key=lambda h: h[:2])]
 
     def raycast(self, start, end, tie_order=None, mask=ALL_LAYERS):
-        """The first of raycast_all, or None."""
+        """The first object the segment from `start` to `end` meets.
+
+        Parameters
+        ----------
+        start, end : (x, y) or Vector2; 3D: (x, y, z) or Vector3
+        tie_order : callable, optional
+            As in `raycast_all`.
+        mask : int, optional
+            Only objects on one of these layers.
+
+        Returns
+        -------
+        tuple or None
+            The first of `raycast_all`, or None.
+        """
         hits = self.raycast_all(start, end, tie_order, mask)
         return hits[0] if hits else None
 
     def is_colliding(self, a, b):
+        """Whether `pairs` would report two objects.
+
+        Parameters
+        ----------
+        a, b : hashable
+
+        Returns
+        -------
+        bool
+            False for an object with itself.
+
+        Raises
+        ------
+        KeyError
+            If `a` and `b` differ and either is not there.
+        """
         return a != b and filters_pass(self._filters.get(a, DEFAULT_FILTER),
                                        self._filters.get(b, DEFAULT_FILTER)) \
             and shapes_touch(*self._shapes[a], *self._shapes[b])
@@ -294,4 +529,12 @@ class BruteForce3D(BruteForce):
     _read_bounds = staticmethod(read_box)
 
     def insert_sphere(self, obj, center, radius):
+        """Add a sphere, or move an object already present to it (`insert_circle`).
+
+        Parameters
+        ----------
+        obj : hashable
+        center : (x, y, z) or Vector3
+        radius : float
+        """
         self.insert_circle(obj, center, radius)

@@ -4,7 +4,28 @@ from spatial_hash.object_hashes import OptimizedSpatialHash, OptimizedSpatialHas
 
 
 class CollisionObject:
-    """A box with an id, a velocity and an optional on_collision(other) callback."""
+    """A box with an id, a velocity and an optional collision callback.
+
+    The system reads `position` and `size` when the object is added, and
+    `update_object_position` sets `position`; `velocity` is the game's to use.
+
+    Parameters
+    ----------
+    id : object
+        Any value naming the object (shown by repr; the system keys on the
+        object itself).
+    position : (x, y) or Vector2
+        The box's min corner, in world units.
+    size : (width, height) or Vector2
+        Its size in world units (finite and >= 0, checked when it is added).
+
+    Attributes
+    ----------
+    velocity : tuple of float
+        (0.0, 0.0) until the game sets it.
+    on_collision : callable or None
+        Called as ``on_collision(other)`` by `SpatialHashCollisionSystem.check_collisions`.
+    """
 
     _still = (0.0, 0.0)
 
@@ -20,14 +41,51 @@ class CollisionObject:
 
 
 class CollisionObject3D(CollisionObject):
-    """CollisionObject in 3D: position and size (x, y, z) or Vector3s."""
+    """CollisionObject in 3D; `velocity` starts at (0.0, 0.0, 0.0).
+
+    Parameters
+    ----------
+    id : object
+    position : (x, y, z) or Vector3
+        The box's min corner, in world units.
+    size : (width, height, depth) or Vector3
+        Its size in world units.
+    """
 
     _still = (0.0, 0.0, 0.0)
 
 
 class SpatialHashCollisionSystem:
-    """Keeps CollisionObjects in a spatial hash and reports overlapping pairs.
-    origin (where cell (0, 0) starts) defaults to (0, 0)."""
+    """Keeps CollisionObjects in an OptimizedSpatialHash and reports overlapping pairs.
+
+    Parameters
+    ----------
+    cell_size : float, optional
+        The side of a cell in world units (positive and finite).
+    origin : (x, y) or Vector2, optional
+        Where cell (0, 0) starts; (0, 0) by default.
+    large_threshold : int, optional
+        Objects spanning more cells than this on a side (1 to 64) go to the
+        large-object list.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As `OptimizedSpatialHash` raises them for the same arguments.
+
+    Examples
+    --------
+    >>> from spatial_hash import CollisionObject, SpatialHashCollisionSystem
+    >>> system = SpatialHashCollisionSystem(cell_size=64.0)
+    >>> bullet = CollisionObject(1, (0, 0), (4, 4))
+    >>> boss = CollisionObject(2, (2, 2), (40, 40))
+    >>> bullet.on_collision = lambda other: print("bullet hit", other.id)
+    >>> system.add_object(bullet)
+    >>> system.add_object(boss)
+    >>> system.check_collisions()
+    bullet hit 2
+    [(CollisionObject(1, (0, 0), (4, 4)), CollisionObject(2, (2, 2), (40, 40)))]
+    """
 
     _hash_class = OptimizedSpatialHash
 
@@ -36,27 +94,84 @@ class SpatialHashCollisionSystem:
 
     @property
     def spatial_hash(self):
+        """The `OptimizedSpatialHash` (3D: `OptimizedSpatialHash3D`) holding the
+        objects, for its queries."""
         return self._hash
 
     @property
     def objects(self):
+        """The objects in the system, in the order added (a new list)."""
         return list(self._hash)
 
     def add_object(self, obj):
+        """Add an object at its `position` and `size`, or move one already present there.
+
+        Parameters
+        ----------
+        obj : CollisionObject
+            Hashable, with `position` and `size`.
+
+        Raises
+        ------
+        AttributeError
+            If `obj` has no `position` or `size`.
+        TypeError
+            For a position or size of the wrong length or kind, naming it.
+        ValueError
+            For a non-finite coordinate or a negative size, naming it; the
+            system is left as it was.
+        """
         self._hash.insert(obj, self._bounds(obj.position, obj.size))
 
     def remove_object(self, obj):
-        """False if the object was not in the system."""
+        """Remove an object.
+
+        Parameters
+        ----------
+        obj : CollisionObject
+
+        Returns
+        -------
+        bool
+            True if it was removed, False if it was not in the system.
+        """
         return self._hash.remove(obj)
 
     def update_object_position(self, obj, new_pos):
+        """Move an object of the system and set its `position`.
+
+        Parameters
+        ----------
+        obj : CollisionObject
+            An object in the system; it keeps its `size`.
+        new_pos : (x, y) or Vector2; 3D: (x, y, z) or Vector3
+            The box's new min corner, in world units.
+
+        Raises
+        ------
+        KeyError
+            If `obj` is not in the system.
+        TypeError
+            For a position of the wrong length or kind, naming it.
+        ValueError
+            For a non-finite coordinate, naming it; neither the system nor
+            `obj.position` changes.
+        """
         # Validate through the hash first, so a rejected position changes nothing.
         self._hash.update(obj, self._bounds(new_pos, obj.size))
         obj.position = new_pos
 
     def check_collisions(self):
-        """Call a.on_collision(b) and b.on_collision(a) for every overlapping pair
-        (each pair once, touching included); returns the list of pairs."""
+        """Report every overlapping pair to both objects' callbacks.
+
+        Calls ``a.on_collision(b)`` and ``b.on_collision(a)`` (where set) for
+        each overlapping pair, once per pair, touching included.
+
+        Returns
+        -------
+        list of tuple
+            The ``(a, b)`` pairs of objects, as `OptimizedSpatialHash.pairs` gives them.
+        """
         pairs = self._hash.pairs()
         for a, b in pairs:
             if a.on_collision is not None:
@@ -71,7 +186,17 @@ class SpatialHashCollisionSystem:
 
 
 class SpatialHashCollisionSystem3D(SpatialHashCollisionSystem):
-    """SpatialHashCollisionSystem in 3D, for CollisionObject3Ds; origin defaults
-    to (0, 0, 0)."""
+    """SpatialHashCollisionSystem in 3D, for CollisionObject3Ds, over an
+    OptimizedSpatialHash3D.
+
+    Parameters
+    ----------
+    cell_size : float, optional
+        The side of a cell in world units (positive and finite).
+    origin : (x, y, z) or Vector3, optional
+        Where cell (0, 0, 0) starts; (0, 0, 0) by default.
+    large_threshold : int, optional
+        As in SpatialHashCollisionSystem.
+    """
 
     _hash_class = OptimizedSpatialHash3D

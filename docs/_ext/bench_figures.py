@@ -1,0 +1,234 @@
+"""The benchmark page's tables and plot, drawn from the stored results
+(bench/results/<machine>/<date>.json, read by spatial_hash.bench.results) when
+the manual is built: a MyST page's ``{bench-figures} scenes2d`` directive (or
+scenes3d, nearest, rays, phases, run) puts that part of the newest stored run
+on the page, as Markdown, and ``{bench-plot}`` its scaling plot; the parts
+named godot-* come from the newest stored timings of the Godot demo projects
+(bench/results/<machine>/godot/<date>.json). Sphinx is imported only by `setup`."""
+import pathlib
+
+CHECKOUT = pathlib.Path(__file__).resolve().parents[2]
+RESULTS = CHECKOUT / "bench" / "results"
+# Table columns: the method's name in the results and its heading.
+COLUMNS_2D = [("naive all-pairs (numpy)", "naive"), ("scipy cKDTree", "cKDTree"),
+              ("shapely STRtree", "STRtree"), ("plain-Python dict hash", "dict hash"),
+              ("spatial_hash per-object API", "per-object"),
+              ("spatial_hash batch (uniform)", "batch uniform"),
+              ("spatial_hash batch (hierarchical)", "batch hierarchical"),
+              ("spatial_hash batch (hierarchical, 2 threads)", "hierarchical, 2 threads")]
+COLUMNS_3D = [c for c in COLUMNS_2D if c[1] not in ("STRtree", "dict hash", "per-object")]
+SCENE_NAMES = {"bullets": "bullet hell", "mixed": "mixed sizes"}
+OURS = [name for name, _ in COLUMNS_2D if name.startswith("spatial_hash batch")]
+
+
+def figure(ms):
+    """A time as the results table shows it: 3 significant digits, thousands separated."""
+    return f"{ms:,.0f}" if ms >= 1000 else f"{ms:.3g}" if ms >= 100 else f"{ms:.2f}" \
+        if ms < 10 else f"{ms:.1f}"
+
+
+def grid_table(header, rows):
+    """A Markdown table (the page that holds the directive is MyST) of header and rows."""
+    return ["| " + " | ".join(row) + " |" for row in [header, ["---"] * len(header)] + rows]
+
+
+def scene_table(document, dimension):
+    """ms per frame per scene and N (rows) and method (columns), the fastest of
+    this library's batch methods in bold; blank where a method sat out."""
+    columns = COLUMNS_2D if dimension == 2 else COLUMNS_3D
+    records = [r for r in document["records"] if r.get("load", "idle") == "idle"
+               and r["scene"].endswith("3d") == (dimension == 3)]
+    rows = []
+    for scene, n in dict.fromkeys((r["scene"], r["n"]) for r in records):
+        mine = {r["method"]: r for r in records if (r["scene"], r["n"]) == (scene, n)}
+        timed = {m: r["ms_per_frame"] for m, r in mine.items() if not r["skipped"]}
+        best = min((m for m in OURS if m in timed), key=timed.get, default=None)
+        cells = [f"**{figure(timed[m])}**" if m == best else figure(timed[m]) if m in timed else ""
+                 for m, _ in columns]
+        rows.append([f"{SCENE_NAMES.get(scene, scene)} {n:,}"] + cells)
+    return grid_table(["scene, N"] + [heading for _, heading in columns], rows)
+
+
+def phases_table(document):
+    """The fastest frame of each record that kept the core's phase split."""
+    from spatial_hash.bench.results import fastest_frame_phases
+    rows = []
+    for r in document["records"]:
+        split = None if r["skipped"] else fastest_frame_phases(r)
+        if split:
+            rest = r["ms_per_frame"] - sum(split.values())
+            rows.append([f"{r['scene']} {r['n']:,}", r["method"], figure(r["ms_per_frame"])]
+                        + [f"{split[p]:.2f}" for p in ("moves", "relinks", "pairs")] + [f"{rest:.2f}"])
+    return grid_table(["scene, N", "method", "frame", "moves", "relinks", "pair pass", "the rest"], rows)
+
+
+def nearest_table(document):
+    rows = []
+    for costs in document["nearest"]:
+        peer = costs["ms"]["scipy cKDTree"]
+        among = "points" if not costs["radius"] else f"discs of radius {costs['radius']:g}"
+        rows.append([f"{costs['k']} nearest of {costs['n']:,} {among}, {costs['queries']:,} queries"]
+                    + [f"{costs['ms'][m]:.3g} ({costs['ms'][m] / peer:.2f}x)" for m in
+                       ("uniform grid", "hierarchical grid")] + [f"{peer:.3g}"])
+    return grid_table(["query (ms; x cKDTree's time)", "uniform grid", "hierarchical grid",
+                       "scipy cKDTree"], rows)
+
+
+def rays_table(document):
+    costs = document["rays"]
+    best = min(costs["us_per_ray"][m] for m in ("uniform grid", "hierarchical grid"))
+    counts = {"shapely STRtree": costs["shapely_rays"], "numpy brute force": costs["numpy_rays"]}
+    rows = [[method, f"{us:,.3g}" if us < 1000 else f"{us:,.0f}", f"{us / best:,.1f}x",
+             f"{counts.get(method, costs['rays']):,}"] for method, us in costs["us_per_ray"].items()]
+    return grid_table(["method", "µs per ray", "x the fastest grid", "rays cast"], rows)
+
+
+def run_facts(document):
+    """Where and how the figures were measured."""
+    machine = document["machine"]
+    libraries = ", ".join(f"{k} {v}" for k, v in machine.get("libraries", {}).items())
+    lines = [f"- **Machine**: `{machine['name']}`: {machine.get('description', machine.get('platform', ''))}"
+             f" ({machine.get('cpus', '?')} cores; Python {machine.get('python', '?')}"
+             + (f"; {libraries}" if libraries else "") + ")",
+             f"- **Date**: {document['date']}",
+             f"- **Frames**: each method's fastest of {document['frames']} frames",
+             f"- **Same pairs from every method**: {'yes' if document['pairs_agree'] else 'NO'}",
+             f"- **Provenance**: {document['provenance']}"]
+    return lines
+
+
+def span(low, high, unit=""):
+    """A range of measured figures as the runs gave them: "0.92-0.95", or one
+    figure where every run agreed; both ends with the decimals of the more
+    precise one, thousands separated."""
+    decimals = max(len(f"{v:g}".partition(".")[2]) for v in (low, high))
+    low, high = (f"{v:,.{decimals}f}" for v in (low, high))
+    return (low if low == high else f"{low}-{high}") + unit
+
+
+def godot_engine(document, row):
+    return document["engines"][row["engine"]]
+
+
+def godot_source(section):
+    return [f"*{section['runs']}; {section['source']}.*", ""]
+
+
+def godot_bullet_hell(document):
+    """The node's two calls a frame, and their cost over the core's own time."""
+    section = document["bullet_hell"]
+    rows = [[godot_engine(document, r), span(*r["node_ms"]), span(*r["over_core"], "x")
+             + (f" (median {r['over_core_median']:g}x)" if "over_core_median" in r else "")]
+            for r in section["rows"]]
+    return godot_source(section) + grid_table(
+        ["engine", "update_batch + get_collision_pairs_packed (ms)", "x the core's own time"], rows) \
+        + ["", f"The node's own GDScript is {span(*section['node_gdscript_ms'], ' ms')} of that in every engine."]
+
+
+def godot_memory(document):
+    """Resident memory over a long run, and what it grew by a frame."""
+    section = document["memory"]
+    first, last = section["frames"]
+    rows = [[godot_engine(document, r), f"{r['resident_kb'][0]:,}", f"{r['resident_kb'][1]:,}",
+             f"{(r['resident_kb'][1] - r['resident_kb'][0]) / (last - first):.1f}", span(*r["node_ms"])]
+            for r in section["rows"]]
+    return godot_source(section) + grid_table(
+        ["engine", f"resident kB at frame {first:,}", f"at frame {last:,}", "kB per frame",
+         "node calls (ms)"], rows)
+
+
+def godot_per_object(document):
+    """Each call of the node against the plain GDScript hash's, per engine."""
+    section = document["per_object"]
+    rows = [[godot_engine(document, r) if k == 0 else "", f"`{call}`", span(*r["node_us"][call]),
+             span(*r["gdscript_us"][call]), span(*r["node_over_gdscript"][call], "x")]
+            for r in section["rows"] for k, call in enumerate(section["calls"])]
+    calls = section["query_call_us"]
+    return godot_source(section) + grid_table(
+        ["engine", "call", "node (µs)", "GDScript hash (µs)", "node / GDScript hash"], rows) + [
+        "", "A query through a plugin costs the call itself ("
+        + ", ".join(f"about {us:g} µs through {engine}" for engine, us in calls.items())
+        + f") and about {section['query_per_result_us']:g} µs per object found, for GDScript to "
+        "turn ids into objects."]
+
+
+def godot_area_3d(document):
+    """The node's broad phase against one Area3D per sphere, then the areas'
+    time over the node's, bounded from the ranges: lowest over highest to
+    highest over lowest."""
+    section = document["area_3d"]
+    nodes = ("node_uniform_ms", "node_hierarchical_ms")
+    figures, ratios = [], []
+    for r in section["rows"]:
+        engine = f"{godot_engine(document, r)}, {r['physics']}"
+        figures.append([engine] + [span(*r[key]) for key in nodes + ("areas_step_ms", "areas_positions_ms")])
+        step = r["areas_step_ms"]
+        moved = [s + p for s, p in zip(step, r["areas_positions_ms"])]
+        ratios.append([engine] + [f"{areas[0] / r[node][1]:.1f}-{areas[1] / r[node][0]:.1f}x"
+                                  for areas in (step, moved) for node in nodes])
+    return godot_source(section) + grid_table(
+        ["engine, physics", "node, uniform grid", "node, hierarchical grid", "areas: physics step",
+         "areas: setting positions"], figures) + [""] + grid_table(
+        ["engine, physics", "step / node (uniform)", "step / node (hierarchical)",
+         "step + positions / node (uniform)", "step + positions / node (hierarchical)"], ratios) + [
+        "", f"The physics step is the tick's time beyond the script; a tick without areas takes "
+        f"{span(*section['tick_without_areas_ms'], ' ms')}."]
+
+
+def godot_export(document):
+    """The exported demo games, each run from its own folder."""
+    section = document["export"]
+    rows = [[godot_engine(document, r), ", ".join(r["smoke_ok"]), span(*r["bullet_hell_over_core"], "x"),
+             span(*r["folder_mib"])] for r in section["rows"]]
+    return godot_source(section) + grid_table(
+        ["engine", "SMOKE OK (export)", "bullet hell, x the core's time", "export folder (MiB)"], rows)
+
+
+PARTS = {"scenes2d": lambda d: scene_table(d, 2), "scenes3d": lambda d: scene_table(d, 3),
+         "phases": phases_table, "nearest": nearest_table, "rays": rays_table, "run": run_facts}
+GODOT_PARTS = {"godot-bullet-hell": godot_bullet_hell, "godot-memory": godot_memory,
+               "godot-per-object": godot_per_object, "godot-area-3d": godot_area_3d,
+               "godot-export": godot_export}
+
+
+def draw_plot(document, path):
+    """The benchmark's own scaling plot of a stored run."""
+    from spatial_hash.bench import of_load, plot
+    plot(of_load([dict(r, load=r.get("load", "idle")) for r in document["records"]], "idle"), path)
+
+
+def setup(app):
+    from docutils import nodes
+    from docutils.parsers.rst import directives
+    from docutils.statemachine import StringList
+    from sphinx.util.docutils import SphinxDirective
+
+    from spatial_hash.bench.results import latest
+
+    class Figures(SphinxDirective):
+        required_arguments = 1
+
+        def run(self):
+            part = directives.choice(self.arguments[0], tuple(PARTS) + tuple(GODOT_PARTS))
+            for path in RESULTS.glob("**/*.json"):
+                self.env.note_dependency(str(path))
+            lines = PARTS[part](latest(RESULTS)) if part in PARTS \
+                else GODOT_PARTS[part](latest(RESULTS, kind="godot"))
+            box = nodes.container()
+            self.state.nested_parse(StringList(lines, "bench results"), self.content_offset, box)
+            return box.children
+
+    class Plot(SphinxDirective):
+        def run(self):
+            out = pathlib.Path(self.env.srcdir) / "_generated"
+            out.mkdir(exist_ok=True)
+            document = latest(RESULTS)
+            name = f"scaling-{document['machine']['name']}-{document['date']}.png"
+            if not (out / name).exists():
+                draw_plot(document, out / name)
+            image = nodes.image(uri=f"/_generated/{name}", alt="ms per frame against N, log-log")
+            return [image]
+
+    app.add_directive("bench-figures", Figures)
+    app.add_directive("bench-plot", Plot)
+    return {"parallel_read_safe": True}

@@ -1,0 +1,295 @@
+"""The manual and the README: the GDScript examples parse in a real Godot,
+the committed class reference (Godot's doc XML) says what the faces' `##`
+comments say, the stored benchmark results hold what the manual draws from,
+the README is a front page with the two commands, and (where Sphinx is
+installed: the docs extra) the manual builds without a warning. The Python
+examples run in test_doc_examples.py."""
+import json
+import os
+import pathlib
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from doc_examples import ROOT, blocks
+
+sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+import bench_figures  # noqa: E402
+import godot_classes  # noqa: E402
+
+ADDON = ROOT / "addons" / "spatial_hash"
+GODOT = {
+    "godot3": [shutil.which("godot3-server")] if shutil.which("godot3-server") else None,
+    "godot4": shlex.split(os.environ["SPATIAL_HASH_GODOT4"]) + ["--headless"]
+    if os.environ.get("SPATIAL_HASH_GODOT4") else None,
+}
+GDSCRIPT = blocks("gdscript")
+TEST_COMMAND = 'python -m pip install -e ".[test]" && python -m pytest'
+BENCH_COMMAND = 'python -m pip install -e ".[bench]" && python -m spatial_hash.bench'
+
+
+def test_every_gdscript_example_names_its_dialect():
+    assert {b.dialect for b in GDSCRIPT} == {"godot3", "godot4"}, \
+        [b.where for b in GDSCRIPT if b.dialect not in ("godot3", "godot4")]
+
+
+RUNNERS = {
+    "godot3": """extends Node
+
+func _ready():
+	var dir = Directory.new()
+	dir.open("res://examples")
+	dir.list_dir_begin(true)
+	var name = dir.get_next()
+	while name != "":
+		var script = load("res://examples/" + name)
+		print("EXAMPLE %s %s" % [name, "parsed" if script != null and script.can_instance() else "FAILED"])
+		name = dir.get_next()
+	get_tree().quit()
+""",
+    "godot4": """extends Node
+
+func _ready() -> void:
+	for name in DirAccess.get_files_at("res://examples"):
+		if not name.ends_with(".gd"):
+			continue
+		var script: Script = load("res://examples/" + name)
+		print("EXAMPLE %s %s" % [name, "parsed" if script != null and script.can_instantiate() else "FAILED"])
+	get_tree().quit()
+""",
+}
+SCENE = {"godot3": '[gd_scene load_steps=2 format=2]\n\n[ext_resource path="res://runner.gd" '
+                   'type="Script" id=1]\n\n[node name="Runner" type="Node"]\nscript = ExtResource( 1 )\n',
+         "godot4": '[gd_scene format=3]\n\n[ext_resource type="Script" path="res://runner.gd" '
+                   'id="1"]\n\n[node name="Runner" type="Node"]\nscript = ExtResource("1")\n'}
+
+
+@pytest.mark.parametrize("dialect", ["godot3", "godot4"])
+def test_gdscript_examples_parse_in_a_real_godot(tmp_path, dialect):
+    """Each example is loaded as a script by the engine of its dialect, with the
+    nodes' faces in the project (their class names are known): it parses, or
+    the engine reports where it does not."""
+    godot = GODOT[dialect]
+    if godot is None:
+        pytest.skip(f"no {dialect} here (Godot 3: Debian's godot3-server; Godot 4: SPATIAL_HASH_GODOT4)")
+    project = tmp_path / "project"
+    faces = project / "addons" / "spatial_hash" / dialect
+    faces.mkdir(parents=True)
+    for name in ("spatial_hash_2d.gd", "spatial_hash_3d.gd", "missing_engine.gd"):
+        shutil.copy(ADDON / dialect / name, faces / name)
+    shutil.copy(ADDON / "icon.svg", faces.parent / "icon.svg")
+    (project / "project.godot").write_text(
+        f'config_version={4 if dialect == "godot3" else 5}\n\n[application]\n\n'
+        'config/name="examples"\nrun/main_scene="res://runner.tscn"\n')
+    (project / "runner.gd").write_text(RUNNERS[dialect])
+    (project / "runner.tscn").write_text(SCENE[dialect])
+    (project / "examples").mkdir()
+    names = {}
+    for k, block in enumerate(b for b in GDSCRIPT if b.dialect == dialect):
+        names[f"example_{k}.gd"] = block.where
+        (project / "examples" / f"example_{k}.gd").write_text(block.text)
+    env = dict(os.environ, HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"))
+    if dialect == "godot4":         # the class cache: a scan first
+        subprocess.run(godot + ["--path", str(project), "--import"], capture_output=True,
+                       timeout=300, env=env)
+    done = subprocess.run(godot + ["--path", str(project)], capture_output=True, text=True,
+                          timeout=300, env=env)
+    results = dict(re.findall(r"^EXAMPLE (\S+) (\w+)$", done.stdout, re.M))
+    assert results == {name: "parsed" for name in names}, \
+        (names, (done.stdout + done.stderr)[-3000:])
+
+
+@pytest.mark.parametrize("name", sorted(godot_classes.CLASSES))
+def test_committed_class_reference_says_what_the_faces_say(name):
+    """docs/godot/<class>.xml against the Godot 4 face's `##` comments and
+    declarations; after changing them: python tools/godot_class_docs.py godot."""
+    face = godot_classes.FACES / godot_classes.CLASSES[name]
+    cls = godot_classes.read_class(godot_classes.XML_FOLDER / f"{name}.xml")
+    assert cls["name"] == name
+    assert godot_classes.documented(cls) == godot_classes.doc_comments(face)
+    declared = re.findall(r"^func ([a-z]\w*)\((.*?)\)", face.read_text(), re.M)
+    assert [(m["name"], [p[0] for p in m["params"]]) for m in cls["method"]] == \
+        [(f, [p.split(":")[0].strip() for p in params.split(",") if p.strip()]) for f, params in declared]
+
+
+def test_class_reference_matches_a_fresh_godot_doctool_run(tmp_path):
+    godot = GODOT["godot4"]
+    if godot is None:
+        pytest.skip("no Godot 4 here (SPATIAL_HASH_GODOT4 names a command that starts one)")
+    for name, path in godot_classes.write_xml(godot, tmp_path).items():
+        assert path.read_bytes() == (godot_classes.XML_FOLDER / f"{name}.xml").read_bytes(), name
+
+
+def test_class_reference_renders_links_to_its_own_members():
+    cls = godot_classes.read_class(godot_classes.XML_FOLDER / "SpatialHash2D.xml")
+    assert godot_classes.bbcode_to_rst(
+        "Moves [param obj] like [method update], [code]a*b[/code] via [method @GlobalScope.push_error].[br]", cls) \
+        == ("Moves *obj* like :ref:`update() <godot-spatialhash2d-method-update>`, ``a*b`` via "
+            "``push_error()``.[br]")
+    rst = "\n".join(godot_classes.to_rst(cls))
+    assert ".. rubric:: ``query_nearest(point: Vector2, k: int = 1, max_distance: float = inf, " \
+           "mask: int = 4294967295) -> Array``" in rst
+
+
+RESULTS = ROOT / "bench" / "results"
+STORED = sorted(RESULTS.glob("*/*.json"))
+STORED_GODOT = sorted(RESULTS.glob("*/godot/*.json"))
+
+
+@pytest.mark.parametrize("path", STORED, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_stored_results_are_filed_by_machine_and_date(path):
+    document = json.loads(path.read_text())
+    assert (document["machine"]["name"], document["date"] + ".json") == (path.parent.name, path.name)
+    assert document["provenance"]
+    for record in document["records"]:
+        assert {"scene", "n", "method", "skipped"} <= set(record)
+        assert record["skipped"] or record["ms_per_frame"] > 0
+
+
+@pytest.mark.parametrize("path", STORED_GODOT, ids=lambda p: f"{p.parents[1].name}/{p.name}")
+def test_stored_godot_timings_are_filed_by_machine_and_date(path):
+    document = json.loads(path.read_text())
+    assert (document["machine"]["name"], document["date"] + ".json") == (path.parents[1].name, path.name)
+    assert document["provenance"]
+    sections = [value for value in document.values() if isinstance(value, dict) and "rows" in value]
+    assert sections
+    for section in sections:
+        assert section["source"] and section["runs"]
+        assert {row["engine"] for row in section["rows"]} <= set(document["engines"])
+
+
+def test_the_godot_tables_come_from_the_stored_timings():
+    from spatial_hash.bench.results import latest
+    document = latest(kind="godot")
+    assert document["date"] == "2026-11-26"
+    assert "| Godot 4.6.3 + py4godot | 0.51-0.61 | 1.48-1.65x (median 1.54x) |" \
+        in bench_figures.godot_bullet_hell(document)
+    assert "| Godot 4.6.3 + py4godot | 281,276 | 354,556 | 4.1 | 0.58-0.61 |" \
+        in bench_figures.godot_memory(document)
+    per_object = bench_figures.godot_per_object(document)
+    assert per_object[2:5] == ["| engine | call | node (µs) | GDScript hash (µs) | node / GDScript hash |",
+                               "| --- | --- | --- | --- | --- |",
+                               "| Godot 3.2.3 + pythonscript | `insert` | 4.2-4.4 | 4.7-4.8 | 0.89-0.91x |"]
+    assert "|  | `query_radius` | 5.6-5.8 | 43-44 | 0.13x |" in per_object
+    area = bench_figures.godot_area_3d(document)
+    assert "| Godot 4.6.3 + godot-python-extension, GodotPhysics3D | 0.93 | 0.64 | 13.45-13.98 | 4.43-4.53 |" in area
+    # 7.92 / 0.95 and 8.00 / 0.92; (7.92 + 2.23) / 0.64 and (8.00 + 2.36) / 0.63.
+    assert "| Godot 4.6.3 + godot-python-extension, Jolt | 8.3-8.7x | 12.4-12.7x | 10.7-11.3x | 15.9-16.4x |" in area
+    assert "| Godot 4.6.3 + py4godot | debug, release | 1.56-1.60x | 356-365 |" in bench_figures.godot_export(document)
+
+
+def test_a_span_keeps_the_decimals_of_its_more_precise_end():
+    assert [bench_figures.span(7.92, 8.0), bench_figures.span(0.93, 0.93), bench_figures.span(43, 44),
+            bench_figures.span(17, 17.4, "x"), bench_figures.span(103632, 103632)] == \
+        ["7.92-8.00", "0.93", "43-44", "17.0-17.4x", "103,632"]
+
+
+def test_the_manual_tables_come_from_the_stored_run():
+    from spatial_hash.bench.results import latest
+    document = latest()
+    table = bench_figures.scene_table(document, 2)
+    assert table[0] == ("| scene, N | naive | cKDTree | STRtree | dict hash | per-object | batch uniform "
+                        "| batch hierarchical | hierarchical, 2 threads |")
+    assert "| uniform 100,000 |  | 35.4 | 135 |  | 94.1 | 7.77 | 7.14 | **5.23** |" in table
+    assert "| bullet hell 10,100 | 113 | 9.40 | 7.84 | 59.7 | 6.91 | **0.85** | 0.94 | 0.90 |" in table
+
+
+def ms(document, scene, n, method):
+    """A stored record's ms per frame; `method` is the end of its name."""
+    [record] = [r for r in document["records"] if (r["scene"], r["n"]) == (scene, n)
+                and r["method"].endswith(method) and r.get("load", "idle") == "idle"]
+    return record["ms_per_frame"]
+
+
+def flat(path):
+    return " ".join(path.read_text().split())
+
+
+def test_the_figures_the_prose_quotes_come_from_the_stored_run():
+    """The README's results and the benchmark page's reading of the run, figure
+    by figure, against the run the tables are drawn from."""
+    from spatial_hash.bench.results import latest
+    run = latest()
+    figure = bench_figures.figure
+
+    def ratio(a, b):
+        return f"{ms(run, *a) / ms(run, *b):.1f}x"
+    uniform, hierarchical = "batch (uniform)", "batch (hierarchical)"
+    readme = flat(ROOT / "README.md")
+    assert (f"at 100,000 equal circles the batch uniform grid took {figure(ms(run, 'uniform', 100000, uniform))} ms "
+            f"a frame and the hierarchical grid {figure(ms(run, 'uniform', 100000, hierarchical))} ms "
+            f"({figure(ms(run, 'uniform', 100000, '2 threads)'))} ms on 2 threads), against "
+            f"{figure(ms(run, 'uniform', 100000, 'cKDTree'))} ms for scipy's `cKDTree` and "
+            f"{figure(ms(run, 'uniform', 100000, 'STRtree'))} ms for shapely's `STRtree`; at 1,000,000, "
+            f"{figure(ms(run, 'uniform', 1000000, uniform))} ms against "
+            f"{figure(ms(run, 'uniform', 1000000, 'cKDTree'))} ms.") in readme
+    assert (f"the hierarchical grid is the one to use ({figure(ms(run, 'mixed', 100000, hierarchical))} ms, "
+            f"the uniform grid {figure(ms(run, 'mixed', 100000, uniform))} ms)") in readme
+    assert f"the uniform grid ran {ratio(('uniform3d', 100000, 'cKDTree'), ('uniform3d', 100000, uniform))} " \
+           "faster than `cKDTree` at 100,000 spheres" in readme
+    assert f"on {run['date']}" in readme or f"{run['date']}, stored in" in readme
+
+    reading = flat(ROOT / "docs" / "benchmark.md").split(f"Reading the {run['date']} run")[1]
+    ratios = {(scene, n): ms(run, scene, n, uniform) / ms(run, scene, n, hierarchical)
+              for scene, n in dict.fromkeys((r["scene"], r["n"]) for r in run["records"])
+              if scene in ("uniform", "clustered", "bullets")}
+    assert f"The uniform grid took {min(ratios.values()):.1f}x (bullet hell) to {max(ratios.values()):.1f}x " \
+           "(uniform, 1,000)" in reading
+    assert (min(ratios, key=ratios.get)[0], max(ratios, key=ratios.get)) == ("bullets", ("uniform", 1000))
+    assert (f"it ran {ratio(('uniform', 100000, 'cKDTree'), ('uniform', 100000, uniform))} faster than `cKDTree` "
+            f"at 100,000 objects and {ratio(('uniform', 1000000, 'cKDTree'), ('uniform', 1000000, uniform))} "
+            f"at 1,000,000, and {ratio(('uniform', 100000, 'STRtree'), ('uniform', 100000, uniform))} faster "
+            "than shapely's `STRtree` at 100,000") in reading
+    assert f"({ms(run, 'mixed', 100000, uniform) / ms(run, 'mixed', 100000, hierarchical):.0f}x the " \
+           "hierarchical grid's time)" in reading
+    per_object, threads, medians = run["per_object"], run["threads_summary"], run["median_over_fastest"]
+    assert (f"{per_object['update_same_cells_us']:g} µs for an update that stays in its cell and "
+            f"{per_object['query_nearby_us']:g} µs for a `query_nearby` returning about ten objects "
+            f"({per_object['query_nearby_warm_us']:g} µs warm)") in reading
+    assert "frames took {:.2f}x to {:.2f}x the one-thread frames".format(*threads["ratio"]) in reading
+    assert ("median frame was {}% to {}% slower than its fastest ".format(*medians["percent"])
+            + f"({medians['within_11_percent']} of {medians['records']} within 11%)") in reading
+
+
+def test_results_store_and_read_back(tmp_path):
+    from spatial_hash.bench import results
+    path = results.store({"records": [], "machine": {"cpus": 2}}, tmp_path, "box", "2030-01-02")
+    assert path == tmp_path / "box" / "2030-01-02.json"
+    assert results.latest(tmp_path)["machine"] == {"cpus": 2, "name": "box"}
+    with pytest.raises(LookupError, match="for machine 'other'"):
+        results.latest(tmp_path, "other")
+    godot = tmp_path / "box" / "godot" / "2030-01-03.json"
+    godot.parent.mkdir()
+    godot.write_text(json.dumps({"date": "2030-01-03", "machine": {"name": "box"}}))
+    assert results.latest(tmp_path)["date"] == "2030-01-02"
+    assert results.latest(tmp_path, kind="godot")["date"] == "2030-01-03"
+
+
+def test_readme_is_a_front_page_with_the_two_commands():
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme.splitlines()) <= 200
+    commands = [b.text.strip() for b in blocks("sh", [ROOT / "README.md"])]
+    assert BENCH_COMMAND in commands and TEST_COMMAND in commands
+    assert TEST_COMMAND in (ROOT / ".ci" / "run").read_text()
+
+
+def test_readme_links_into_the_manual_exist():
+    readme = (ROOT / "README.md").read_text()
+    links = re.findall(r"\]\(((?:docs|demo_project)/[^)#]+)", readme)
+    assert links and [link for link in links if not (ROOT / link).exists()] == []
+
+
+def test_the_manual_builds_without_a_warning(tmp_path):
+    pytest.importorskip("sphinx")
+    pytest.importorskip("myst_parser")
+    pytest.importorskip("numpydoc")
+    done = subprocess.run([sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(ROOT / "docs"),
+                           str(tmp_path / "html")], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "SpatialHash2D.query_nearest" not in done.stderr
+    page = (tmp_path / "html" / "reference" / "godot.html").read_text()
+    assert 'id="godot-spatialhash3d-method-insert-sphere"' in page
