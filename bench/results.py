@@ -49,12 +49,15 @@ def stored(folder=RESULTS, kind="python"):
     return sorted(documents, key=lambda d: (d["date"], d["machine"]["name"]))
 
 
-def latest(folder=RESULTS, machine=None, kind="python"):
-    """The newest stored result of a kind (of `machine`, if given); LookupError if none."""
-    found = [d for d in stored(folder, kind) if machine in (None, d["machine"]["name"])]
+def latest(folder=RESULTS, machine=None, kind="python", section=None):
+    """The newest stored result of a kind (of `machine`, and holding `section`,
+    if given: a day's Godot runs may measure one scene); LookupError if none."""
+    found = [d for d in stored(folder, kind) if machine in (None, d["machine"]["name"])
+             and (section is None or section in d)]
     if not found:
         raise LookupError(f"no stored {kind} benchmark results in {folder}"
-                          + (f" for machine {machine!r}" if machine else ""))
+                          + (f" for machine {machine!r}" if machine else "")
+                          + (f" with {section!r}" if section else ""))
     return found[-1]
 
 

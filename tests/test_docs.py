@@ -162,24 +162,39 @@ def test_stored_godot_timings_are_filed_by_machine_and_date(path):
         assert {row["engine"] for row in section["rows"]} <= set(document["engines"])
 
 
-def test_the_godot_tables_come_from_the_stored_timings():
+def godot_part(part):
+    """The stored Godot document a part of the benchmark page draws from."""
     from spatial_hash.bench.results import latest
-    document = latest(kind="godot")
+    return latest(RESULTS, kind="godot", section=bench_figures.GODOT_SECTIONS[part])
+
+
+def test_the_godot_tables_come_from_the_stored_timings():
+    document = godot_part("godot-bullet-hell")
+    assert document["date"] == "2026-11-28"
+    bullet_hell = bench_figures.godot_bullet_hell(document)
+    assert "| Godot 4.6.3 + py4godot 4.6-alpha17 | 1.056-1.483 | 1.34-1.53x (median 1.41x) |" in bullet_hell
+    assert bullet_hell[-1] == "The node's own GDScript is 0.020-0.031 ms of that in every engine."
+    memory = godot_part("godot-memory")
+    assert memory["date"] == "2026-11-28"
+    table = bench_figures.godot_memory(memory)
+    assert table[2] == ("| engine | scene | resident kB at frame 239 | at frame 19,999 | growth (kB) "
+                        "| kB per frame |")
+    # (294,568 - 276,328) / (19,999 - 239) = 0.923
+    assert "| Godot 4.6.3 + py4godot 4.6-alpha17 | `bullet_hell` | 276,328 | 294,568 | +18,240 | 0.92 |" \
+        in table
+    document = godot_part("godot-per-object")
     assert document["date"] == "2026-11-26"
-    assert "| Godot 4.6.3 + py4godot | 0.51-0.61 | 1.48-1.65x (median 1.54x) |" \
-        in bench_figures.godot_bullet_hell(document)
-    assert "| Godot 4.6.3 + py4godot | 281,276 | 354,556 | 4.1 | 0.58-0.61 |" \
-        in bench_figures.godot_memory(document)
     per_object = bench_figures.godot_per_object(document)
     assert per_object[2:5] == ["| engine | call | node (µs) | GDScript hash (µs) | node / GDScript hash |",
                                "| --- | --- | --- | --- | --- |",
                                "| Godot 3.2.3 + pythonscript | `insert` | 4.2-4.4 | 4.7-4.8 | 0.89-0.91x |"]
     assert "|  | `query_radius` | 5.6-5.8 | 43-44 | 0.13x |" in per_object
-    area = bench_figures.godot_area_3d(document)
+    area = bench_figures.godot_area_3d(godot_part("godot-area-3d"))
     assert "| Godot 4.6.3 + godot-python-extension, GodotPhysics3D | 0.93 | 0.64 | 13.45-13.98 | 4.43-4.53 |" in area
     # 7.92 / 0.95 and 8.00 / 0.92; (7.92 + 2.23) / 0.64 and (8.00 + 2.36) / 0.63.
     assert "| Godot 4.6.3 + godot-python-extension, Jolt | 8.3-8.7x | 12.4-12.7x | 10.7-11.3x | 15.9-16.4x |" in area
-    assert "| Godot 4.6.3 + py4godot | debug, release | 1.56-1.60x | 356-365 |" in bench_figures.godot_export(document)
+    assert "| Godot 4.6.3 + py4godot | debug, release | 1.56-1.60x | 356-365 |" \
+        in bench_figures.godot_export(godot_part("godot-export"))
 
 
 def test_a_span_keeps_the_decimals_of_its_more_precise_end():
@@ -190,7 +205,7 @@ def test_a_span_keeps_the_decimals_of_its_more_precise_end():
 
 def test_the_manual_tables_come_from_the_stored_run():
     from spatial_hash.bench.results import latest
-    document = latest()
+    document = latest(RESULTS)
     table = bench_figures.scene_table(document, 2)
     assert table[0] == ("| scene, N | naive | cKDTree | STRtree | dict hash | per-object | batch uniform "
                         "| batch hierarchical | hierarchical, 2 threads |")
@@ -213,7 +228,7 @@ def test_the_figures_the_prose_quotes_come_from_the_stored_run():
     """The README's results and the benchmark page's reading of the run, figure
     by figure, against the run the tables are drawn from."""
     from spatial_hash.bench.results import latest
-    run = latest()
+    run = latest(RESULTS)
     figure = bench_figures.figure
 
     def ratio(a, b):
@@ -267,6 +282,11 @@ def test_results_store_and_read_back(tmp_path):
     godot.write_text(json.dumps({"date": "2030-01-03", "machine": {"name": "box"}}))
     assert results.latest(tmp_path)["date"] == "2030-01-02"
     assert results.latest(tmp_path, kind="godot")["date"] == "2030-01-03"
+    older = tmp_path / "box" / "godot" / "2030-01-01.json"
+    older.write_text(json.dumps({"date": "2030-01-01", "machine": {"name": "box"}, "memory": {}}))
+    assert results.latest(tmp_path, kind="godot", section="memory")["date"] == "2030-01-01"
+    with pytest.raises(LookupError, match="with 'export'"):
+        results.latest(tmp_path, kind="godot", section="export")
 
 
 def test_readme_is_a_front_page_with_the_two_commands():

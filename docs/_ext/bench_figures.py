@@ -126,15 +126,16 @@ def godot_bullet_hell(document):
 
 
 def godot_memory(document):
-    """Resident memory over a long run, and what it grew by a frame."""
+    """Resident memory over a long run of each scene, and what it grew by."""
     section = document["memory"]
     first, last = section["frames"]
-    rows = [[godot_engine(document, r), f"{r['resident_kb'][0]:,}", f"{r['resident_kb'][1]:,}",
-             f"{(r['resident_kb'][1] - r['resident_kb'][0]) / (last - first):.1f}", span(*r["node_ms"])]
+    rows = [[godot_engine(document, r), f"`{r['scene']}`", f"{r['resident_kb'][0]:,}",
+             f"{r['resident_kb'][1]:,}", f"{r['resident_kb'][1] - r['resident_kb'][0]:+,}",
+             f"{(r['resident_kb'][1] - r['resident_kb'][0]) / (last - first):.2f}"]
             for r in section["rows"]]
     return godot_source(section) + grid_table(
-        ["engine", f"resident kB at frame {first:,}", f"at frame {last:,}", "kB per frame",
-         "node calls (ms)"], rows)
+        ["engine", "scene", f"resident kB at frame {first:,}", f"at frame {last:,}",
+         "growth (kB)", "kB per frame"], rows)
 
 
 def godot_per_object(document):
@@ -189,6 +190,10 @@ PARTS = {"scenes2d": lambda d: scene_table(d, 2), "scenes3d": lambda d: scene_ta
 GODOT_PARTS = {"godot-bullet-hell": godot_bullet_hell, "godot-memory": godot_memory,
                "godot-per-object": godot_per_object, "godot-area-3d": godot_area_3d,
                "godot-export": godot_export}
+# The section of a stored Godot document each part draws from.
+GODOT_SECTIONS = {"godot-bullet-hell": "bullet_hell", "godot-memory": "memory",
+                  "godot-per-object": "per_object", "godot-area-3d": "area_3d",
+                  "godot-export": "export"}
 
 
 def draw_plot(document, path):
@@ -213,7 +218,7 @@ def setup(app):
             for path in RESULTS.glob("**/*.json"):
                 self.env.note_dependency(str(path))
             lines = PARTS[part](latest(RESULTS)) if part in PARTS \
-                else GODOT_PARTS[part](latest(RESULTS, kind="godot"))
+                else GODOT_PARTS[part](latest(RESULTS, kind="godot", section=GODOT_SECTIONS[part]))
             box = nodes.container()
             self.state.nested_parse(StringList(lines, "bench results"), self.content_offset, box)
             return box.children
