@@ -23,10 +23,10 @@ does the rest. What this plugin does differently:
   (`call_with_return` in py4godot's generated wrappers counts the new
   reference it gets again), so it is never freed: a memory view 0.31 kB a
   call, a packed array from `slice` or `to_byte_array` 0.14 to 0.17 kB (its
-  Python objects: the plugin frees its Godot memory). `owned` gives a memory
-  view's reference back. A packed array's cannot be given back: the plugin
-  then frees its Godot memory twice (the engine crashed); the README's
-  py4godot fix stops both.
+  Python objects: the plugin frees its Godot memory). `without_extra_reference`
+  gives a memory view's reference back. A packed array's cannot be given back: the plugin
+  then frees its Godot memory twice (the engine crashed). The fix to
+  py4godot's source in the manual's page on the plugins stops both.
 - A Dictionary key made from a Python str is a new Godot String the plugin
   never frees (0.1 kB a key): keys are Strings made once and kept.
 """
@@ -61,11 +61,12 @@ if gdclass is not None:
     def _count_through(value):
         return _count(value)
 
-    # What _count sees of an object nothing else holds, counted through as
-    # many calls as owned() makes (the count depends on the Python version).
+    # What _count sees of an object nothing else holds, counted through as many
+    # calls as without_extra_reference() makes (the count depends on the Python
+    # version). Its callers pass the view straight in: a name for it would count.
     ALONE = _count_through(object())
 
-    def owned(view):
+    def without_extra_reference(view):
         """A memory view just returned by `get_memory_view()` and passed
         straight here, without the reference too many that py4godot
         4.6-alpha17 gives it; left alone where it has none (a fixed py4godot)."""
@@ -91,8 +92,10 @@ if gdclass is not None:
         """`owner`'s memory as numpy, without a copy where Python (3.12+) reads
         the buffers of Python objects."""
         if sys.version_info >= (3, 12):
-            return np.frombuffer(Owned(owner, owned(owner.get_memory_view())), dtype=dtype)
-        return np.frombuffer(owned(owner.get_memory_view()), dtype=dtype).copy()
+            return np.frombuffer(Owned(owner, without_extra_reference(owner.get_memory_view())),
+                                 dtype=dtype)
+        return np.frombuffer(without_extra_reference(owner.get_memory_view()),
+                             dtype=dtype).copy()
 
     # The Dictionary keys of results, as the Godot Strings made for them.
     KEYS = {}
@@ -127,7 +130,8 @@ if gdclass is not None:
             if self.memory is None or len(self.memory) < values.size:
                 self.kept = self.kind.new0()
                 self.kept.resize(2 * values.size)
-                self.memory = np.frombuffer(owned(self.kept.get_memory_view()), dtype=self.dtype)
+                self.memory = np.frombuffer(without_extra_reference(self.kept.get_memory_view()),
+                                            dtype=self.dtype)
             self.memory[:values.size] = values
             return self.kept.slice(0, values.size)
 
