@@ -2,9 +2,10 @@
 both rendered from the templates in cython_src/ (cython_src/render.py); metadata
 lives in pyproject.toml.
 
-The pair search of the hierarchical grid can use several threads through OpenMP;
-where the compiler has no OpenMP (Apple's clang, say) the core is built without
-it and the same loops run on one thread. On x86-64 the hierarchical grid's cell
+The uniform grid's pair pass runs on the C++ standard library's threads (the
+kernels in cython_src/kernels/); the hierarchical grid's pair search and both
+grids' batch moves use OpenMP, and where the compiler has none (Apple's clang,
+say) those loops run on one thread. On x86-64 the hierarchical grid's cell
 lookups count bits; the popcnt instruction is used when the compiler takes
 -mpopcnt and the building machine runs it (every x86-64 CPU since 2008 does).
 """
@@ -59,9 +60,14 @@ from render import render, render_stubs  # noqa: E402
 
 render(os.path.join("cython_src", "generated"))
 render_stubs(os.path.join("addons", "spatial_hash"))
+# C++: the kernels in cython_src/kernels/ are templates on the dimension, and
+# their threads are the standard library's, which a wheel can link statically.
 cores = [Extension("spatial_hash." + module,
                    sources=["cython_src/generated/%s/%s.pyx" % (folder, module)],
-                   extra_compile_args=["-O3"])
+                   include_dirs=["cython_src/kernels"],
+                   language="c++",
+                   extra_compile_args=["-O3", "-std=c++17", "-pthread"],
+                   extra_link_args=["-pthread"])
          for folder, module in (("d2", "_core"), ("d3", "_core3d"))]
 
 setup(

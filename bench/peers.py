@@ -290,9 +290,10 @@ class BatchAPI(Method):
     name = "spatial_hash batch (uniform)"
     peer = False
     batch = True
+    threads = 1
 
     def make_index(self, scene):
-        return GRIDS[scene.dim]["uniform"](scene.cell_size)
+        return GRIDS[scene.dim]["uniform"](scene.cell_size, threads=self.threads)
 
     def setup(self, scene):
         self.index = self.make_index(scene)
@@ -338,6 +339,12 @@ class HierarchicalBatchAPI(BatchAPI):
 THREADS = 2 if (os.cpu_count() or 1) > 1 else 1
 
 
+class ThreadedBatchAPI(BatchAPI):
+    """The uniform grid with two threads."""
+    name = f"spatial_hash batch (uniform, {THREADS} threads)"
+    threads = THREADS
+
+
 class ThreadedHierarchicalBatchAPI(HierarchicalBatchAPI):
     """The hierarchical grid with two threads."""
     name = f"spatial_hash batch (hierarchical, {THREADS} threads)"
@@ -373,4 +380,4 @@ def race(scene, methods, frames, min_seconds=0.0):
 
 
 METHODS = [NaiveAllPairs, KDTree, STRTree, PlainPythonHash, PerObjectAPI, BatchAPI,
-           HierarchicalBatchAPI] + ([ThreadedHierarchicalBatchAPI] if THREADS > 1 else [])
+           HierarchicalBatchAPI] + ([ThreadedBatchAPI, ThreadedHierarchicalBatchAPI] if THREADS > 1 else [])

@@ -491,8 +491,10 @@ def test_contended_run_writes_both_loads(tmp_path, monkeypatch, capsys):
     assert results["busy_processes"] == (os.cpu_count() or 1)
     out = capsys.readouterr().out
     if bench.peers.THREADS > 1:      # on one core there is no threaded method to compare
-        for load, goal in bench.THREAD_TARGETS.items():
-            assert f"N=1,000, {load}: " in out and f"(target at most {goal:g}x)" in out
+        for grid, goals in bench.THREAD_TARGETS.items():
+            for load, goal in goals.items():
+                assert (f"{grid} grid, {bench.peers.THREADS} threads vs one thread at uniform N=1,000, "
+                        f"{load}: ") in out and f"(target at most {goal:g}x)" in out
 
 
 def test_nearest_benchmark_checks_every_method_against_ckdtree():
@@ -542,16 +544,17 @@ def test_race_takes_one_frame_of_each_method_in_turn():
 
 
 def test_threads_are_timed_against_one_thread_with_frames_in_turn(monkeypatch):
-    """A record per scene, its ratio the median of the per-frame ratios, and a
-    disagreement between the two reported."""
+    """A record per grid and scene, its ratio the median of the per-frame
+    ratios, and a disagreement between the two reported."""
     from spatial_hash.bench import peers, threads
     records = threads.thread_costs({"uniform": [400], "bullets": [300]}, frames=3, load="idle",
                                    min_seconds=0.0)
     if peers.THREADS < 2:
         assert records == []
         return
-    assert [(r["scene"], r["n"], r["load"], r["frames"]) for r in records] == [
-        ("uniform", 400, "idle", 3), ("bullets", 300, "idle", 3)]
+    assert [(r["grid"], r["scene"], r["n"], r["load"], r["frames"]) for r in records] == [
+        (grid, scene, n, "idle", 3) for grid in ("uniform", "hierarchical")
+        for scene, n in (("uniform", 400), ("bullets", 300))]
     for r in records:
         one, many = r["one_thread_frame_ms"], r["threads_frame_ms"]
         assert r["pairs_agree"] and len(one) == len(many) == 3
@@ -561,7 +564,7 @@ def test_threads_are_timed_against_one_thread_with_frames_in_turn(monkeypatch):
     class Wrong(peers.ThreadedHierarchicalBatchAPI):
         def frame(self, scene):
             return super().frame(scene)[:-1]
-    monkeypatch.setattr(threads, "PAIRED", (peers.HierarchicalBatchAPI, Wrong))
+    monkeypatch.setattr(threads, "PAIRED", {"hierarchical": (peers.HierarchicalBatchAPI, Wrong)})
     assert [r["pairs_agree"] for r in threads.thread_costs({"uniform": [400]}, 2, "idle", 0.0)] == [False]
 
 

@@ -237,7 +237,7 @@ def test_the_figures_the_prose_quotes_come_from_the_stored_run():
     readme = flat(ROOT / "README.md")
     assert (f"at 100,000 equal circles the batch uniform grid took {figure(ms(run, 'uniform', 100000, uniform))} ms "
             f"a frame and the hierarchical grid {figure(ms(run, 'uniform', 100000, hierarchical))} ms "
-            f"({figure(ms(run, 'uniform', 100000, '2 threads)'))} ms on 2 threads), against "
+            f"({figure(ms(run, 'uniform', 100000, 'hierarchical, 2 threads)'))} ms on 2 threads), against "
             f"{figure(ms(run, 'uniform', 100000, 'cKDTree'))} ms for scipy's `cKDTree` and "
             f"{figure(ms(run, 'uniform', 100000, 'STRtree'))} ms for shapely's `STRtree`; at 1,000,000, "
             f"{figure(ms(run, 'uniform', 1000000, uniform))} ms against "

@@ -363,7 +363,7 @@ def test_both_indexes_have_one_contract():
 
     uniform_only = {"cell_size", "origin_x", "origin_y", "large_threshold",
                     "cells_of", "cell_of", "is_large", "cell_counts"}
-    hierarchical_only = {"hierarchy_factor", "density", "threads", "level_of_id"}
+    hierarchical_only = {"hierarchy_factor", "density", "level_of_id"}
     assert public(UniformGrid) - uniform_only == public(HierarchicalGrid) - hierarchical_only
     assert public(OptimizedSpatialHash) - {"cell_size"} == public(HierarchicalSpatialHash)
 

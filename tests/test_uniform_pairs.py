@@ -1,8 +1,8 @@
 """The uniform grid's pair pass on scenes chosen for each of its ways through
-the table: small ranges with each cell's runs worked out once, wider ranges
-and windows that wrap around the table's side met object by object, worlds
-wider than the table (homes alias), collision filters, and circles, boxes and
-both. Every pass is checked against brute force: the pairs, the candidates
+the table: small ranges (the cell-list kernel's forward half neighbourhoods),
+wider ranges and windows that wrap around the table's side met object by
+object, worlds wider than the table (homes alias), collision filters, and
+circles, boxes and both. Every pass is checked against brute force: the pairs, the candidates
 (pairs whose cell ranges meet and whose filters pass) and the counters."""
 import numpy as np
 import pytest
@@ -144,8 +144,8 @@ def test_increasing_batch_ids_naming_a_removed_object_are_refused_by_position():
 
 def test_homes_one_cell_short_of_the_table_side_apart_are_no_candidates():
     """Homes 15 cells apart in a table 16 cells wide wrap into neighbouring
-    cells; a cell's own windows (cell_meetings) must not take them for
-    neighbours (they did: a candidate pair whose ranges do not meet)."""
+    cells; the pass must not take them for neighbours (an earlier one did: a
+    candidate pair whose ranges do not meet)."""
     grid = UniformGrid(1.0)
     assert grid.stats()["levels"][0]["grid"] == 16
     grid.insert_rect(-9.0, 7.0, 0.0, 1.0)
@@ -153,3 +153,29 @@ def test_homes_one_cell_short_of_the_table_side_apart_are_no_candidates():
     grid.insert_rect(-8.5, 7.5, 0.0, 0.0)       # shares the first one's cell: a real candidate
     assert grid.candidate_ids().tolist() == [[0, 2]]
     assert grid.pair_ids().tolist() == [] and grid.narrow_phase_checks == 1
+
+
+@pytest.mark.parametrize("swap", ["remove and insert", "to and from the large list"])
+def test_a_table_that_changed_objects_but_not_their_count_gets_new_pairs(swap):
+    """The pass sorts the table in the last pass's order while the table holds
+    the same objects: one leaving and another entering between passes (its
+    count unchanged) must be seen."""
+    grid = UniformGrid(2.0, large_threshold=2)
+    a = grid.insert_circle(0.0, 0.0, 0.5)
+    b = grid.insert_circle(0.5, 0.0, 0.5)
+    far = grid.insert_circle(50.0, 50.0, 0.5)
+    assert grid.pair_ids().tolist() == [[a, b]]
+    if swap == "remove and insert":
+        grid.remove(far)
+        c = grid.insert_circle(0.0, 0.5, 0.5)
+    else:
+        grid.update_circle(far, 50.0, 50.0, 20.0)          # onto the large list
+        c = grid.insert_circle(0.0, 0.5, 0.5)
+        grid.update_circle(a, 30.0, 0.0, 20.0)             # a leaves the table, far from all
+        grid.update_circle(far, 0.0, 0.0, 0.5)             # and far comes back, onto a
+    pairs = sorted(map(tuple, grid.pair_ids().tolist()))
+    if swap == "remove and insert":
+        assert pairs == [(a, b), (a, c), (b, c)]
+    else:
+        assert pairs == sorted(tuple(sorted(p)) for p in [(b, c), (b, far), (c, far)])
+    grid.validate()

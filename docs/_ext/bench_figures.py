@@ -15,6 +15,7 @@ COLUMNS_2D = [("naive all-pairs (numpy)", "naive"), ("scipy cKDTree", "cKDTree")
               ("spatial_hash per-object API", "per-object"),
               ("spatial_hash batch (uniform)", "batch uniform"),
               ("spatial_hash batch (hierarchical)", "batch hierarchical"),
+              ("spatial_hash batch (uniform, 2 threads)", "uniform, 2 threads"),
               ("spatial_hash batch (hierarchical, 2 threads)", "hierarchical, 2 threads")]
 COLUMNS_3D = [c for c in COLUMNS_2D if c[1] not in ("STRtree", "dict hash", "per-object")]
 SCENE_NAMES = {"bullets": "bullet hell", "mixed": "mixed sizes"}
@@ -33,11 +34,13 @@ def grid_table(header, rows):
 
 
 def scene_table(document, dimension):
-    """ms per frame per scene and N (rows) and method (columns), the fastest of
-    this library's batch methods in bold; blank where a method sat out."""
-    columns = COLUMNS_2D if dimension == 2 else COLUMNS_3D
+    """ms per frame per scene and N (rows) and method (columns, those the run
+    raced), the fastest of this library's batch methods in bold; blank where a
+    method sat out."""
     records = [r for r in document["records"] if r.get("load", "idle") == "idle"
                and r["scene"].endswith("3d") == (dimension == 3)]
+    raced = {r["method"] for r in records}
+    columns = [c for c in (COLUMNS_2D if dimension == 2 else COLUMNS_3D) if c[0] in raced]
     rows = []
     for scene, n in dict.fromkeys((r["scene"], r["n"]) for r in records):
         mine = {r["method"]: r for r in records if (r["scene"], r["n"]) == (scene, n)}

@@ -27,7 +27,11 @@ def build(folder, dimension=2):
     source.write_text(Tempita.Template((HERE / "plant.pyx.in").read_text(), name="plant.pyx.in")
                       .substitute(render.names(dimension)))
     interface = render.RENDERED / ("d%d" % dimension)
-    extension = Extension(name, [str(source)])
+    # C++ and the kernels' headers, as setup.py builds the core: the interface
+    # declares the kernels' classes.
+    extension = Extension(name, [str(source)], language="c++",
+                          include_dirs=[str(CORE_SOURCES / "kernels")],
+                          extra_compile_args=["-std=c++17"])
     distribution = Distribution({"ext_modules": cythonize(
         [extension], include_path=[str(interface)], build_dir=str(folder / "c"), quiet=True)})
     command = distribution.get_command_obj("build_ext")

@@ -1,0 +1,385 @@
+// The uniform grid's pair pass while no object of its table covers more than
+// two cells a side. Each frame lays the table's objects out in cell order (a
+// counting sort of their ids by home cell, then a copy of their shapes, which
+// reads memory scattered and so takes the threads), then each
+// occupied cell tests its own objects against the rest of its cell and the
+// objects of its forward half neighbourhood: the next cell of its row and the three cells around it
+// in the next row (in 3D, the 13 cells of the forward half shell), in one
+// pass over contiguous memory. Two objects whose cell ranges meet have homes
+// at most one cell apart on each axis, so each such pair is met exactly
+// once, from one side, however the table wraps the world (it is at least
+// four cells a side).
+//
+// The pass tests the shapes alone: shapes that touch have boxes that meet,
+// so their cell ranges meet too, and objects that only share a table cell by
+// wrapping are far apart. How many candidates' ranges meet (the grid's
+// narrow_phase_checks) is counted only when asked (count_meetings), from
+// the ranges of the shapes the pass copied, which the caller places again: a
+// frame at a million objects spends a sixth of its time less without
+// copying them. A pass that keeps every candidate (keep_all) copies the
+// ranges and tests them.
+//
+// Threads take chunks of objects (the copy) and then chunks of cells (the
+// search) in turn. Each chunk's pairs are kept apart and joined in chunk
+// order, so the result does not depend on how many threads ran or which took
+// what. The buffers live from frame to frame: a frame allocates only when
+// the table or the pairs outgrow them.
+#pragma once
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <new>
+#include <vector>
+
+#include "narrow_phase.hpp"
+#include "threads.hpp"
+
+namespace spatial_hash {
+
+// The layout of the core's CellRange and Filter structs.
+template <int D>
+struct CellSpan {
+    int32_t lo[D];
+    int32_t hi[D];
+};
+
+struct LayerFilter {
+    uint32_t layer;
+    uint32_t mask;
+};
+
+// What a pass reads: the core's per-id arrays and the table's members.
+template <int D>
+struct TableInput {
+    const double* body;             // per id: its shape, 2 * D numbers
+    const CellSpan<D>* range;       // per id: the cells its box covers
+    const LayerFilter* filter;      // per id; nullptr while every object has the default
+    const int32_t* home;            // per id: its home cell in the table
+    const int32_t* members;         // the table's objects
+    std::ptrdiff_t n;               // how many
+    uint64_t membership;            // changes whenever an object enters the table (with n, it
+                                    // tells whether the table holds the objects it held)
+    int wbits;                      // the table is (1 << wbits) cells a side
+    bool keep_all;                  // keep every pair whose ranges meet, touching or not
+    int threads;
+};
+
+template <int D>
+class CellPairs {
+  public:
+    static constexpr int NUMBERS = 2 * D;
+    // Work a thread takes at a time, and the fewest objects worth a second thread.
+    static constexpr std::ptrdiff_t CHUNK_OBJECTS = 4096;
+    static constexpr std::ptrdiff_t CHUNK_CELLS = 4096;
+    static constexpr std::ptrdiff_t PARALLEL_OBJECTS = 16384;
+    static constexpr std::ptrdiff_t PREFETCH_AHEAD = 16;
+
+    // Every pair of the table's objects whose shapes touch and whose filters
+    // pass (with keep_all, every pair whose cell ranges meet and whose filters
+    // pass); 0, or -1 if out of memory.
+    int run(const TableInput<D>& in) noexcept {
+        try {
+            order(in);
+            const int workers = n_ < PARALLEL_OBJECTS ? 1 : std::max(1, in.threads);
+            // The copy reads the shapes scattered: the time goes in waiting for
+            // memory, which threads wait for side by side.
+            const std::ptrdiff_t n_chunks = (n_ + CHUNK_OBJECTS - 1) / CHUNK_OBJECTS;
+            std::atomic<std::ptrdiff_t> next(0), circles(0);
+            in_parallel(workers, [&](int) {
+                for (std::ptrdiff_t k; (k = next.fetch_add(1)) < n_chunks;)
+                    circles += copy(in, k * CHUNK_OBJECTS, std::min(n_, (k + 1) * CHUNK_OBJECTS));
+            });
+            if (circles == n_) search_shapes<CIRCLES>(in, workers);
+            else if (circles == 0) search_shapes<BOXES>(in, workers);
+            else search_shapes<MIXED>(in, workers);
+            return 0;
+        } catch (const std::bad_alloc&) {
+            n_pairs_ = 0;
+            n_ = -1;            // the next pass starts from the members
+            return -1;
+        }
+    }
+
+    const int32_t* pairs() const noexcept { return pairs_.data(); }  // two ids a pair, smaller first
+    std::ptrdiff_t n_pairs() const noexcept { return n_pairs_; }
+    // The last pass's objects' shapes, in cell order.
+    std::ptrdiff_t packed_n() const noexcept { return n_ < 0 ? 0 : n_; }
+    const double* packed_shapes() const noexcept { return shape_.data(); }
+
+    // Of the last pass's candidates, how many have cell ranges that meet and
+    // filters that pass, `ranges` being those of packed_shapes().
+    std::ptrdiff_t count_meetings(const CellSpan<D>* ranges) const noexcept {
+        std::ptrdiff_t met = 0;
+        for_each_run(0, cells(), [&](std::ptrdiff_t u, std::ptrdiff_t v0, std::ptrdiff_t v1) {
+            for (std::ptrdiff_t v = v0; v < v1; ++v)
+                met += ranges_meet(ranges[u], ranges[v]) & (!filtered_ || filters_pass(u, v));
+        });
+        return met;
+    }
+
+  private:
+    enum Shapes { CIRCLES, BOXES, MIXED };
+
+    struct Chunk {
+        int worker;
+        std::ptrdiff_t first, count;    // its pairs in the worker's buffer
+    };
+
+    std::vector<int32_t> start_;        // per table cell: where its objects begin; one more at the end
+    std::vector<int32_t> id_;           // the table's objects in cell order
+    std::vector<int32_t> last_;         // ... and at the pass before
+    std::vector<double> shape_;
+    std::vector<CellSpan<D>> range_;    // copied for keep_all only
+    std::vector<LayerFilter> filter_;   // filled while some object has a filter of its own
+    std::vector<std::vector<int32_t>> found_;   // per worker: its chunks' pairs, as packed indices
+    std::vector<Chunk> chunks_;
+    std::vector<int32_t> pairs_;
+    std::ptrdiff_t n_pairs_ = 0, n_ = -1;
+    uint64_t membership_ = 0;
+    bool filtered_ = false;
+    int64_t mask_ = 0;
+    int wbits_ = 0;
+
+    template <typename T>
+    static void at_least(std::vector<T>& v, std::size_t n) {
+        if (v.size() < n) v.resize(n);
+    }
+
+    std::ptrdiff_t cells() const { return std::ptrdiff_t(1) << (D * wbits_); }
+
+    static int ranges_meet(const CellSpan<D>& a, const CellSpan<D>& b) {
+        int meet = 1;
+        for (int k = 0; k < D; ++k) meet &= (a.lo[k] <= b.hi[k]) & (b.lo[k] <= a.hi[k]);
+        return meet;
+    }
+
+    int filters_pass(std::ptrdiff_t u, std::ptrdiff_t v) const {
+        const LayerFilter &f = filter_[u], &g = filter_[v];
+        return ((f.mask & g.layer) | (g.mask & f.layer)) != 0;
+    }
+
+    // The table's ids in cell order, and where each cell's begin: a counting
+    // sort by home cell. While the table holds the objects it held at the
+    // last pass (its `membership` is the same), the sort takes them in the
+    // last pass's order: objects move little between frames, so the counts
+    // and the ids then land nearly in sequence (over the members' order, each
+    // lands anywhere in memory, which at a million objects took a fifth of
+    // the pass).
+    void order(const TableInput<D>& in) {
+        const bool again = in.membership == membership_ && in.n == n_ && in.wbits == wbits_;
+        wbits_ = in.wbits;
+        mask_ = (int64_t(1) << in.wbits) - 1;
+        filtered_ = in.filter != nullptr;
+        n_ = in.n;
+        membership_ = in.membership;
+        const std::ptrdiff_t n_cells = cells();
+        at_least(start_, std::size_t(n_cells + 1));
+        at_least(id_, std::size_t(n_));
+        at_least(last_, std::size_t(n_));
+        at_least(shape_, std::size_t(n_ * NUMBERS));
+        if (in.keep_all) at_least(range_, std::size_t(n_));
+        if (filtered_) at_least(filter_, std::size_t(n_));
+        const int32_t* objects = in.members;
+        if (again) {
+            id_.swap(last_);
+            objects = last_.data();
+        }
+        int32_t* start = start_.data();
+        std::fill(start, start + n_cells + 1, 0);
+        for (std::ptrdiff_t k = 0; k < n_; ++k) ++start[in.home[objects[k]] + 1];
+        for (std::ptrdiff_t c = 0; c < n_cells; ++c) start[c + 1] += start[c];
+        // In reverse, each to the end of its cell's room: the cell's entry
+        // ends where its objects begin, and its objects keep their order.
+        for (std::ptrdiff_t k = n_ - 1; k >= 0; --k) {
+            const int32_t i = objects[k];
+            id_[--start[in.home[i] + 1]] = i;
+        }
+        std::memmove(start, start + 1, sizeof(int32_t) * n_cells);
+        start[n_cells] = int32_t(n_);
+    }
+
+    // Packed objects k0 .. k1-1 take their shapes and filters (and for keep_all
+    // their ranges); returns how many are circles.
+    std::ptrdiff_t copy(const TableInput<D>& in, std::ptrdiff_t k0, std::ptrdiff_t k1) {
+        std::ptrdiff_t circles = 0;
+        const int32_t* id = id_.data();
+        for (std::ptrdiff_t k = k0; k < k1; ++k) {
+            if (k + PREFETCH_AHEAD < k1) {
+                __builtin_prefetch(&in.body[std::size_t(id[k + PREFETCH_AHEAD]) * NUMBERS]);
+                if (in.keep_all) __builtin_prefetch(&in.range[id[k + PREFETCH_AHEAD]]);
+            }
+            const double* body = &in.body[std::size_t(id[k]) * NUMBERS];
+            std::memcpy(&shape_[std::size_t(k) * NUMBERS], body, sizeof(double) * NUMBERS);
+            if (in.keep_all) range_[k] = in.range[id[k]];
+            if (in.filter) filter_[k] = in.filter[id[k]];
+            circles += is_circle<D>(body);
+        }
+        return circles;
+    }
+
+    // The runs of packed objects in cells x0 .. x1 of row (y, z), wrapped:
+    // one run unless the row wraps there. Returns how many numbers it wrote.
+    int row_runs(int64_t x0, int64_t x1, int64_t y, int64_t z, std::ptrdiff_t* runs) const {
+        // x0 .. x1 spans at most three cells of a table at least four wide.
+        const int32_t* start = start_.data();
+        const int64_t base = ((z & mask_) << (2 * wbits_)) | ((y & mask_) << wbits_);
+        if (x0 > mask_) {               // wholly past the edge: the row's first cells
+            x0 -= mask_ + 1;
+            x1 -= mask_ + 1;
+        }
+        if (x0 >= 0 && x1 <= mask_) {
+            runs[0] = start[base + x0];
+            runs[1] = start[base + x1 + 1];
+            return 2;
+        }
+        // Cells x0 .. W - 1 (or W + x0 .. W - 1), then 0 .. x1 (or 0 .. x1 - W).
+        runs[0] = start[base + (x0 & mask_)];
+        runs[1] = start[base + mask_ + 1];
+        runs[2] = start[base];
+        runs[3] = start[base + (x1 & mask_) + 1];
+        return 4;
+    }
+
+    // The forward half neighbourhood of cell c as runs of packed objects:
+    // runs[0] .. runs[1] - 1 the next cell of its row, then the rows after it
+    // (wrapped: a row is one run unless it wraps there). Returns how many
+    // numbers it wrote.
+    int neighbourhood(int64_t c, std::ptrdiff_t* runs) const {
+        const int64_t cx = c & mask_, cy = (c >> wbits_) & mask_;
+        const int64_t cz = D == 3 ? c >> (2 * wbits_) : 0;
+        int n = row_runs(cx + 1, cx + 1, cy, cz, runs);
+        n += row_runs(cx - 1, cx + 1, cy + 1, cz, runs + n);
+        if (D == 3)
+            for (int64_t dy = -1; dy <= 1; ++dy) n += row_runs(cx - 1, cx + 1, cy + dy, cz + 1, runs + n);
+        return n;
+    }
+
+    // each(u, v0, v1) for every packed object u of cells c0 .. c1-1 and each
+    // run v0 .. v1-1 of its candidates: the rest of its cell, then its cell's
+    // forward half neighbourhood.
+    template <class Each>
+    void for_each_run(int64_t c0, int64_t c1, const Each& each) const {
+        const int32_t* start = start_.data();
+        std::ptrdiff_t runs[4 + 4 * (D == 2 ? 1 : 4)];
+        for (int64_t c = c0; c < c1; ++c) {
+            const std::ptrdiff_t end = start[c + 1];
+            if (start[c] == end) continue;
+            const int n = neighbourhood(c, runs);
+            // The next cell's run follows the cell's own where the row does
+            // not wrap there: one run for both.
+            const int joined = runs[0] == end ? 2 : 0;
+            const std::ptrdiff_t own_end = joined ? runs[1] : end;
+            for (std::ptrdiff_t u = start[c]; u < end; ++u) {
+                each(u, u + 1, own_end);
+                for (int r = joined; r < n; r += 2) each(u, runs[r], runs[r + 1]);
+            }
+        }
+    }
+
+    // Packed object u against packed objects v0 .. v1-1: keeps (u, v) at
+    // pairs[2 * kept] where their shapes touch (with KEEP_ALL, where their
+    // ranges meet) and their filters pass; returns the new kept. pairs must
+    // have room for v1 - v0 more. No branch depends on the data: a
+    // candidate touches about half the time.
+    template <int SHAPES, bool FILTERED, bool KEEP_ALL>
+    std::ptrdiff_t test_run(std::ptrdiff_t u, std::ptrdiff_t v0, std::ptrdiff_t v1, int32_t* pairs,
+                            std::ptrdiff_t kept) const {
+        const double* shape = &shape_[std::size_t(u) * NUMBERS];
+        double box[2 * D];
+        if (SHAPES == MIXED && !KEEP_ALL) box_of<D>(shape, box);
+        for (std::ptrdiff_t v = v0; v < v1; ++v) {
+            int keep;
+            if (KEEP_ALL) keep = ranges_meet(range_[u], range_[v]);
+            else if (SHAPES == CIRCLES) keep = circles_touch<D>(shape, &shape_[std::size_t(v) * NUMBERS]);
+            else if (SHAPES == BOXES) keep = boxes_touch<D>(shape, &shape_[std::size_t(v) * NUMBERS]);
+            else keep = shapes_touch<D>(shape, box, &shape_[std::size_t(v) * NUMBERS]);
+            if (FILTERED) keep &= filters_pass(u, v);
+            pairs[2 * kept] = int32_t(u);
+            pairs[2 * kept + 1] = int32_t(v);
+            kept += keep;
+        }
+        return kept;
+    }
+
+    // Cells c0 .. c1-1 into worker w's buffer from `kept` pairs on; returns
+    // the buffer's new count.
+    template <int SHAPES, bool FILTERED, bool KEEP_ALL>
+    std::ptrdiff_t search_cells(int w, int64_t c0, int64_t c1, std::ptrdiff_t kept) {
+        std::vector<int32_t>& found = found_[w];
+        const int32_t* start = start_.data();
+        std::ptrdiff_t runs[4 + 4 * (D == 2 ? 1 : 4)];
+        for (int64_t c = c0; c < c1; ++c) {
+            const std::ptrdiff_t begin = start[c], end = start[c + 1];
+            if (begin == end) continue;
+            const int n = neighbourhood(c, runs);
+            const int joined = runs[0] == end ? 2 : 0;      // as in for_each_run
+            const std::ptrdiff_t own_end = joined ? runs[1] : end;
+            std::ptrdiff_t more = end - begin;
+            for (int r = 0; r < n; r += 2) more += runs[r + 1] - runs[r];
+            at_least(found, std::size_t(2 * (kept + (end - begin) * more)));  // room to keep them all
+            int32_t* pairs = found.data();
+            for (std::ptrdiff_t u = begin; u < end; ++u) {
+                kept = test_run<SHAPES, FILTERED, KEEP_ALL>(u, u + 1, own_end, pairs, kept);
+                for (int r = joined; r < n; r += 2)
+                    kept = test_run<SHAPES, FILTERED, KEEP_ALL>(u, runs[r], runs[r + 1], pairs, kept);
+            }
+        }
+        return kept;
+    }
+
+    // The pairs, in chunks of cells that the workers take in turn, then joined
+    // in chunk order as ids.
+    template <int SHAPES, bool FILTERED, bool KEEP_ALL>
+    void search(int workers) {
+        const std::ptrdiff_t n_chunks = (cells() + CHUNK_CELLS - 1) / CHUNK_CELLS;
+        chunks_.assign(std::size_t(n_chunks), Chunk{0, 0, 0});
+        at_least(found_, std::size_t(workers));
+        std::atomic<std::ptrdiff_t> next(0);
+        std::atomic<bool> failed(false);
+        in_parallel(workers, [&](int w) {
+            std::ptrdiff_t kept = 0;
+            try {
+                for (std::ptrdiff_t k; (k = next.fetch_add(1)) < n_chunks;) {
+                    const int64_t c0 = k * CHUNK_CELLS, c1 = std::min<int64_t>(c0 + CHUNK_CELLS, cells());
+                    const std::ptrdiff_t end = search_cells<SHAPES, FILTERED, KEEP_ALL>(w, c0, c1, kept);
+                    chunks_[k] = Chunk{w, kept, end - kept};
+                    kept = end;
+                }
+            } catch (const std::bad_alloc&) {
+                failed = true;
+                next = n_chunks;        // the others stop too
+            }
+        });
+        if (failed) throw std::bad_alloc();
+        std::ptrdiff_t total = 0;
+        for (const Chunk& k : chunks_) total += k.count;
+        at_least(pairs_, std::size_t(2 * total));
+        int32_t* out = pairs_.data();
+        const int32_t* id = id_.data();
+        for (const Chunk& k : chunks_) {
+            const int32_t* found = &found_[k.worker][2 * k.first];
+            for (std::ptrdiff_t p = 0; p < 2 * k.count; p += 2) {
+                const int32_t a = id[found[p]], b = id[found[p + 1]];
+                out[p] = a < b ? a : b;
+                out[p + 1] = a < b ? b : a;
+            }
+            out += 2 * k.count;
+        }
+        n_pairs_ = total;
+    }
+
+    template <int SHAPES>
+    void search_shapes(const TableInput<D>& in, int workers) {
+        if (in.filter) {
+            if (in.keep_all) search<SHAPES, true, true>(workers);
+            else search<SHAPES, true, false>(workers);
+        } else {
+            if (in.keep_all) search<SHAPES, false, true>(workers);
+            else search<SHAPES, false, false>(workers);
+        }
+    }
+};
+
+}  // namespace spatial_hash
