@@ -8,7 +8,8 @@ that all methods report the same pairs, prints ms/frame with speed ratios, and
 writes a JSON file and a log-log scaling plot; then it times, in 2D, each
 grid on threads against one thread over more frames, nearest-object
 queries against scipy's cKDTree and ray casts against shapely and numpy,
-checking that they agree. The quick default takes about 95 s; --full
+checking that they agree, and the memory per object of the uniform grid and
+cKDTree at 1,000,000 objects, each in a fresh process. The quick default takes about 95 s; --full
 runs the slow peers further and times more frames; --contended times everything
 again with every core kept busy by competing processes.
 """
@@ -22,7 +23,7 @@ import time
 
 import numpy as np
 
-from spatial_hash.bench import nearest, peers, rays, scenes, threads
+from spatial_hash.bench import memory, nearest, peers, rays, scenes, threads
 from spatial_hash.bench.busy import busy_processes
 
 BATCH_METHODS = [m.name for m in peers.METHODS if m.batch]
@@ -387,6 +388,8 @@ def main(argv=None):
     progress("timing nearest-object queries and ray casts ...")
     nearest_costs = [nearest.nearest_costs(radius=r) for r in nearest.RADII]
     ray_costs = rays.ray_costs()
+    progress("measuring memory per object, each index in a fresh process ...")
+    memory_costs = memory.memory_costs()
 
     print(f"\nms/frame: each method's fastest of {frames} frames, taken in {min(ROUNDS, frames)} rounds "
           f"(every frame and the medians are in the JSON file)")
@@ -410,6 +413,7 @@ def main(argv=None):
     for costs in nearest_costs:
         print("\n" + nearest.report(costs))
     print("\n" + rays.report(ray_costs))
+    print("\n" + memory.report(memory_costs))
 
     os.makedirs(args.out, exist_ok=True)
     json_path = os.path.join(args.out, "results.json")
@@ -417,7 +421,7 @@ def main(argv=None):
                             "cpus": os.cpu_count()},
                 "frames": frames, "busy_processes": busy, "records": records,
                 "threads": thread_records, "per_object": micro,
-                "nearest": nearest_costs, "rays": ray_costs,
+                "nearest": nearest_costs, "rays": ray_costs, "memory": memory_costs,
                 "pairs_agree": not problems, "disagreements": problems}
     with open(json_path, "w") as f:
         json.dump(document, f, indent=2)

@@ -462,7 +462,7 @@ def test_benchmark_records_the_phases_of_indexes_that_report_them(monkeypatch):
 
 def quick_bench(monkeypatch):
     """Make a benchmark run's sections after the frames (per-object calls, nearest,
-    rays) quick: small sizes, or fixed figures for the per-object calls."""
+    rays, memory) quick: small sizes, or fixed figures for the per-object calls."""
     from spatial_hash import bench
     monkeypatch.setattr(bench, "per_object_best", lambda: {
         "n": 1, "update_same_cells_us": 0.5, "query_nearby_us": 0.5, "query_nearby_warm_us": 0.5,
@@ -472,6 +472,8 @@ def quick_bench(monkeypatch):
                         lambda radius: small_nearest(n=500, queries=40, radius=radius))
     monkeypatch.setattr(bench.rays, "ray_costs",
                         lambda: small_rays(n=500, rays=40, shapely_rays=30, numpy_rays=20))
+    small_memory = bench.memory.memory_costs
+    monkeypatch.setattr(bench.memory, "memory_costs", lambda: small_memory(n=2000))
 
 
 def test_contended_run_writes_both_loads(tmp_path, monkeypatch, capsys):

@@ -201,3 +201,18 @@ def test_the_targets_hold_the_3d_uniform_grid_to_five_times_ckdtree():
             f"(target at least 5x): met") in report
     assert (f"  - {bench.UNIFORM} vs {peers.KDTree.name} at uniform3d N=1,000,000: 5.19x "
             f"(target at least 5x): met") in report
+
+
+def test_memory_is_measured_per_index_in_fresh_processes():
+    """Each index in each dimension gets its figure from a process of its own;
+    a grid of 20,000 objects holds at least its shapes (4 or 6 doubles each)."""
+    from spatial_hash.bench import memory
+    records = memory.memory_costs(n=20_000)
+    assert [(r["index"], r["dim"]) for r in records] == [
+        (index, dim) for dim in (2, 3) for index in memory.INDEXES]
+    for r in records:
+        assert r["n"] == 20_000
+        if r["index"] == "uniform grid":
+            assert r["bytes_per_object"] >= 8 * 2 * r["dim"]
+    text = memory.report(records)
+    assert "2D uniform grid" in text and "3D scipy cKDTree" in text and "target at most 96 B" in text
