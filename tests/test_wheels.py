@@ -40,3 +40,20 @@ def test_zig_targets_glibc_217_and_finds_a_debian_pythons_multiarch_header(tmp_p
     assert ("-idirafter " + str(fallback)) in environment["CFLAGS"]
     assert (fallback / "crypt.h").read_text() == ""
     assert " -I" not in environment["CFLAGS"]        # no /usr/include/x86_64-linux-gnu/python3.99
+
+
+def test_the_sdist_takes_every_source_the_core_is_built_from(monkeypatch):
+    """MANIFEST.in, read as setuptools reads it, takes the templates, their
+    renderer and every kernel header (a wheel is built from the sdist)."""
+    from setuptools._distutils.filelist import FileList
+    monkeypatch.chdir(ROOT)
+    files = FileList()
+    files.findall()
+    for line in (ROOT / "MANIFEST.in").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            files.process_template_line(line)
+    taken = {pathlib.Path(f).as_posix() for f in files.files}
+    needed = {p.relative_to(ROOT).as_posix() for p in (ROOT / "cython_src").rglob("*")
+              if p.suffix in (".in", ".py", ".hpp") and "generated" not in p.parts}
+    assert any(name.endswith(".hpp") for name in needed)
+    assert needed <= taken, sorted(needed - taken)
