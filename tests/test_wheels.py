@@ -40,6 +40,7 @@ def test_zig_targets_glibc_217_and_finds_a_debian_pythons_multiarch_header(tmp_p
     assert ("-idirafter " + str(fallback)) in environment["CFLAGS"]
     assert (fallback / "crypt.h").read_text() == ""
     assert " -I" not in environment["CFLAGS"]        # no /usr/include/x86_64-linux-gnu/python3.99
+    assert environment["CXXFLAGS"].endswith(environment["CFLAGS"])     # the core is C++
 
 
 def test_the_sdist_takes_every_source_the_core_is_built_from(monkeypatch):

@@ -114,6 +114,9 @@ def zig_environment(tools_python, python, scratch):
         if not os.path.islink(link):
             os.symlink(os.path.join("/usr/include", *multiarch), link)
         environment["CFLAGS"] += " -I" + include
+    # setuptools compiles a C++ source with CXXFLAGS, not CFLAGS (the headers
+    # above went missing in the cp38 and Debian cp314 builds without this).
+    environment["CXXFLAGS"] = (os.environ.get("CXXFLAGS", "") + " " + environment["CFLAGS"]).strip()
     return environment
 
 
