@@ -1,11 +1,11 @@
 // The uniform grid's pair pass while no object of its table covers more than
 // two cells a side. Each frame lays the table's objects out in cell order (a
 // counting sort of their ids by home cell, then a copy of their shapes, which
-// reads memory scattered and so takes the threads), then each
-// occupied cell tests its own objects against the rest of its cell and the
-// objects of its forward half neighbourhood: the next cell of its row and the three cells around it
-// in the next row (in 3D, the 13 cells of the forward half shell), in one
-// pass over contiguous memory. Two objects whose cell ranges meet have homes
+// reads memory scattered and so takes the threads), then each occupied cell
+// tests its own objects against the rest of its cell and the objects of its
+// forward half neighbourhood: the next cell of its row and the three cells
+// around it in the next row (in 3D, the 13 cells of the forward half shell),
+// in one pass over contiguous memory. Two objects whose cell ranges meet have homes
 // at most one cell apart on each axis, so each such pair is met exactly
 // once, from one side, however the table wraps the world (it is at least
 // four cells a side).
