@@ -29,7 +29,6 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
-#include <functional>
 #include <new>
 #include <vector>
 
@@ -102,8 +101,21 @@ class CellPairs {
         }
     }
 
-    const int32_t* pairs() const noexcept { return pairs_.data(); }  // two ids a pair, smaller first
     std::ptrdiff_t n_pairs() const noexcept { return n_pairs_; }
+    // The last pass's pairs into `out` (room for n_pairs()): two ids a pair,
+    // the smaller first, the chunks' pairs in chunk order.
+    void write_pairs(int32_t* out) const noexcept {
+        const int32_t* id = id_.data();
+        for (const Chunk& k : chunks_) {
+            const int32_t* found = &found_[k.worker][2 * k.first];
+            for (std::ptrdiff_t p = 0; p < 2 * k.count; p += 2) {
+                const int32_t a = id[found[p]], b = id[found[p + 1]];
+                out[p] = a < b ? a : b;
+                out[p + 1] = a < b ? b : a;
+            }
+            out += 2 * k.count;
+        }
+    }
     // The last pass's objects' shapes, in cell order.
     std::ptrdiff_t packed_n() const noexcept { return n_ < 0 ? 0 : n_; }
     const double* packed_shapes() const noexcept { return shape_.data(); }
@@ -135,7 +147,6 @@ class CellPairs {
     std::vector<LayerFilter> filter_;   // filled while some object has a filter of its own
     std::vector<std::vector<int32_t>> found_;   // per worker: its chunks' pairs, as packed indices
     std::vector<Chunk> chunks_;
-    std::vector<int32_t> pairs_;
     std::ptrdiff_t n_pairs_ = 0, n_ = -1;
     uint64_t membership_ = 0;
     bool filtered_ = false;
@@ -353,21 +364,8 @@ class CellPairs {
             }
         });
         if (failed) throw std::bad_alloc();
-        std::ptrdiff_t total = 0;
-        for (const Chunk& k : chunks_) total += k.count;
-        at_least(pairs_, std::size_t(2 * total));
-        int32_t* out = pairs_.data();
-        const int32_t* id = id_.data();
-        for (const Chunk& k : chunks_) {
-            const int32_t* found = &found_[k.worker][2 * k.first];
-            for (std::ptrdiff_t p = 0; p < 2 * k.count; p += 2) {
-                const int32_t a = id[found[p]], b = id[found[p + 1]];
-                out[p] = a < b ? a : b;
-                out[p + 1] = a < b ? b : a;
-            }
-            out += 2 * k.count;
-        }
-        n_pairs_ = total;
+        n_pairs_ = 0;
+        for (const Chunk& k : chunks_) n_pairs_ += k.count;
     }
 
     template <int SHAPES>
