@@ -1,6 +1,8 @@
 """The uniform grid's pair pass on several threads: the same pairs in the same
 order, and the same counters, as on one, each checked against brute force; a
 table whose edges objects straddle; bad thread counts refused."""
+import re
+
 import numpy as np
 import pytest
 
@@ -93,8 +95,7 @@ def test_objects_straddling_the_tables_edges_match_brute_force(dim):
 @pytest.mark.parametrize("threads", [0, -1, 257, 1.5, True, "2", None])
 @pytest.mark.parametrize("dim", [2, 3])
 def test_bad_thread_counts_are_refused_by_name(dim, threads):
-    with pytest.raises(ValueError, match=r"threads must be an int from 1 to 256, got " + repr(threads)
-                       .replace("(", r"\(").replace(".", r"\.")):
+    with pytest.raises(ValueError, match=re.escape(f"threads must be an int from 1 to 256, got {threads!r}")):
         GRIDS[dim](1.0, threads=threads)
 
 
