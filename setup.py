@@ -2,12 +2,11 @@
 both rendered from the templates in cython_src/ (cython_src/render.py); metadata
 lives in pyproject.toml.
 
-The uniform grid's pair pass runs on the C++ standard library's threads (the
-kernels in cython_src/kernels/); the hierarchical grid's pair search and both
-grids' batch moves use OpenMP, and where the compiler has none (Apple's clang,
-say) those loops run on one thread. On x86-64 the hierarchical grid's cell
-lookups count bits; the popcnt instruction is used when the compiler takes
--mpopcnt and the building machine runs it (every x86-64 CPU since 2008 does).
+Every loop that takes threads runs on the C++ standard library's (see
+cython_src/kernels/threads.hpp), which any C++17 compiler has and a wheel can
+link statically. On x86-64 the hierarchical grid's cell lookups count bits;
+the popcnt instruction is used when the compiler takes -mpopcnt and the
+building machine runs it (every x86-64 CPU since 2008 does).
 """
 import os
 import subprocess
@@ -18,21 +17,14 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-OPENMP_PROBE = "#include <omp.h>\nint main(void) { return omp_get_max_threads() < 1; }\n"
 POPCNT_PROBE = ("int main(int argc, char** argv) {\n"
                 "    return __builtin_popcountll((unsigned long long)argc << 40) != 1;\n}\n")
 
 
 class BuildWithProbes(build_ext):
-    """build_ext adding the OpenMP and popcnt flags where this machine takes them."""
+    """build_ext adding the popcnt flag where this machine takes it."""
 
     def build_extensions(self):
-        if self._probe(OPENMP_PROBE, "-fopenmp"):
-            for ext in self.extensions:
-                ext.extra_compile_args.append("-fopenmp")
-                ext.extra_link_args.append("-fopenmp")
-        else:
-            print("spatial_hash: no OpenMP here; the core is built single-threaded")
         if self._probe(POPCNT_PROBE, "-mpopcnt", run=True):
             for ext in self.extensions:
                 ext.extra_compile_args.append("-mpopcnt")
@@ -60,8 +52,7 @@ from render import render, render_stubs  # noqa: E402
 
 render(os.path.join("cython_src", "generated"))
 render_stubs(os.path.join("addons", "spatial_hash"))
-# C++: the kernels in cython_src/kernels/ are templates on the dimension, and
-# their threads are the standard library's, which a wheel can link statically.
+# C++: the kernels in cython_src/kernels/ are templates on the dimension.
 cores = [Extension("spatial_hash." + module,
                    sources=["cython_src/generated/%s/%s.pyx" % (folder, module)],
                    include_dirs=["cython_src/kernels"],

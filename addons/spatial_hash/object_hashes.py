@@ -773,8 +773,8 @@ class HierarchicalSpatialHash(_Plane, _HierarchicalSpatialHash):
     density : float, optional
         Objects per cell (in (0, 64]) past which a level's table grows.
     threads : int, optional
-        Threads of the pair search (1 to 256); more than 1 helps only where the
-        core was built with OpenMP. The pairs and their order do not depend on it.
+        Threads of the pair search and batch moves (1 to 256). The pairs and
+        their order do not depend on it.
 
     Raises
     ------
@@ -863,8 +863,8 @@ class HierarchicalSpatialHash3D(_Space, _HierarchicalSpatialHash):
     density : float, optional
         Objects per cell (in (0, 64]) past which a level's table grows.
     threads : int, optional
-        Threads of the pair search (1 to 256); more than 1 helps only where the
-        core was built with OpenMP. The pairs and their order do not depend on it.
+        Threads of the pair search and batch moves (1 to 256). The pairs and
+        their order do not depend on it.
 
     Raises
     ------

@@ -4,6 +4,9 @@
 // outlives a call, so a process that forks, or an interpreter that exits,
 // finds no thread of ours.
 #pragma once
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -26,6 +29,26 @@ void in_parallel(int workers, const Job& job) {
     }
     job(0);
     for (std::thread& t : helpers) t.join();
+}
+
+// What a loop of the Cython core does with items first .. end-1, given its
+// context; returns a count that for_each_chunk sums.
+typedef std::ptrdiff_t (*ChunkWork)(void* context, std::ptrdiff_t first, std::ptrdiff_t end);
+
+// work(context, first, end) over items 0 .. n-1, `chunk` items at a time, the
+// chunks taken in turn by up to `threads` threads (a thread that waits for a
+// core holds back only its chunk); returns the sum of what the calls
+// returned. work must not throw.
+inline std::ptrdiff_t for_each_chunk(int threads, std::ptrdiff_t n, std::ptrdiff_t chunk,
+                                     ChunkWork work, void* context) noexcept {
+    std::atomic<std::ptrdiff_t> next(0), total(0);
+    const std::ptrdiff_t chunks = (n + chunk - 1) / chunk;
+    in_parallel(int(std::max<std::ptrdiff_t>(1, std::min<std::ptrdiff_t>(threads, chunks))), [&](int) {
+        std::ptrdiff_t sum = 0;
+        for (std::ptrdiff_t k; (k = next.fetch_add(chunk)) < n;) sum += work(context, k, std::min(n, k + chunk));
+        total += sum;
+    });
+    return total;
 }
 
 }  // namespace spatial_hash
