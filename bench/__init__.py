@@ -33,7 +33,9 @@ UNIFORM_METHODS = {peers.BatchAPI.name, peers.ThreadedBatchAPI.name}
 # time, on an idle machine and with every core busy with other work.
 THREAD_TARGETS = {"uniform": {"idle": 1.0, "contended": 1.0},
                   "hierarchical": {"idle": 1.1, "contended": 1.25}}
-QUICK_SIZES = {"uniform": [1_000, 10_000, 100_000, 1_000_000], "mixed": [100_000],
+# (30,000 in the quick run: just past where a loop takes threads, the N at which
+# starting them costs the most against the work they share.)
+QUICK_SIZES = {"uniform": [1_000, 10_000, 30_000, 100_000, 1_000_000], "mixed": [100_000],
                "clustered": [100_000], "bullets": [10_100],
                "uniform3d": [1_000, 10_000, 100_000, 1_000_000], "clustered3d": [100_000],
                "mixed3d": [100_000]}

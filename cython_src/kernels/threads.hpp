@@ -1,34 +1,70 @@
 // Running one job on several threads, with no runtime beyond the C++ standard
 // library (so a wheel linked against a static libc++ keeps its threads).
-// Threads are started for each job and joined before it returns: nothing
-// outlives a call, so a process that forks, or an interpreter that exits,
-// finds no thread of ours.
+// Helpers are started for each job. A job takes its work from a shared
+// counter, so the caller's own share can grow to all of it: the caller waits
+// only for helpers that began work, never for one that the system has not
+// yet run (on cores busy with other work, that wait was most of what threads
+// cost). A helper that starts after the job is done returns without touching
+// it.
 #pragma once
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstddef>
+#include <memory>
+#include <mutex>
 #include <system_error>
 #include <thread>
-#include <vector>
 
 namespace spatial_hash {
 
-// job(w) for w = 0 .. workers-1, each on a thread of its own (w = 0 on the
-// caller's); returns once all have. Where a thread cannot be started, its
-// share is left to the others: a job must take its work from a shared
-// counter, not by its number. job must not throw.
+// Whether a job still takes helpers, and how many are at work on it. Shared
+// by the caller and its helpers, it outlives whichever ends last.
+struct JobGate {
+    std::mutex lock;
+    std::condition_variable idle;
+    int working = 0;
+    bool closed = false;
+
+    bool enter() {
+        std::lock_guard<std::mutex> held(lock);
+        if (closed) return false;
+        ++working;
+        return true;
+    }
+    void leave() {
+        std::lock_guard<std::mutex> held(lock);
+        if (--working == 0) idle.notify_all();
+    }
+    // No helper enters after this; returns once those that entered have left.
+    void close() {
+        std::unique_lock<std::mutex> held(lock);
+        closed = true;
+        idle.wait(held, [this] { return working == 0; });
+    }
+};
+
+// job(w) for w = 0 .. workers-1, w = 0 on the caller's thread and each other
+// on a helper of its own, where the helper starts before the caller is done;
+// returns once every job(w) that began has returned. job must take its work
+// from a shared counter, not by its number, and must not throw.
 template <class Job>
 void in_parallel(int workers, const Job& job) {
-    std::vector<std::thread> helpers;
+    std::shared_ptr<JobGate> gate;
     for (int w = 1; w < workers; ++w) {
         try {
-            helpers.emplace_back(job, w);
-        } catch (const std::system_error&) {
+            if (!gate) gate = std::make_shared<JobGate>();
+            std::thread([gate, &job, w] {
+                if (!gate->enter()) return;
+                job(w);
+                gate->leave();
+            }).detach();
+        } catch (const std::exception&) {       // no thread (or no memory): fewer helpers
             break;
         }
     }
     job(0);
-    for (std::thread& t : helpers) t.join();
+    if (gate) gate->close();
 }
 
 // What a loop of the Cython core does with items first .. end-1, given its
