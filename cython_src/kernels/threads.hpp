@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
-#include <system_error>
+#include <exception>
 #include <thread>
 
 namespace spatial_hash {
@@ -24,25 +24,54 @@ struct JobGate {
     std::mutex lock;
     std::condition_variable idle;
     int working = 0;
+    int entered = 0;
     bool closed = false;
 
     bool enter() {
         std::lock_guard<std::mutex> held(lock);
         if (closed) return false;
         ++working;
+        ++entered;
         return true;
     }
     void leave() {
         std::lock_guard<std::mutex> held(lock);
         if (--working == 0) idle.notify_all();
     }
-    // No helper enters after this; returns once those that entered have left.
-    void close() {
+    // No helper enters after this; returns once those that entered have
+    // left, and how many entered.
+    int close() {
         std::unique_lock<std::mutex> held(lock);
         closed = true;
         idle.wait(held, [this] { return working == 0; });
+        return entered;
     }
 };
+
+// When every helper of a job started too late to take part (the cores are
+// busy with other work), starting them cost the caller time for nothing: the
+// next jobs run on the caller's thread alone, twice as many each time it
+// happens again (up to MAX_ALONE), until a job whose helpers take part.
+// Process-wide, as the cores' load is.
+struct Backoff {
+    static constexpr int MAX_ALONE = 64;
+    std::atomic<int> alone{0};      // jobs still to run alone
+    std::atomic<int> next{1};       // how many after the next job without helpers
+
+    bool take_alone() {
+        int left = alone.load(std::memory_order_relaxed);
+        while (left > 0)
+            if (alone.compare_exchange_weak(left, left - 1, std::memory_order_relaxed)) return true;
+        return false;
+    }
+    void helpers_late() {
+        const int n = next.load(std::memory_order_relaxed);
+        alone.store(n, std::memory_order_relaxed);
+        next.store(n < MAX_ALONE ? 2 * n : MAX_ALONE, std::memory_order_relaxed);
+    }
+    void helpers_on_time() { next.store(1, std::memory_order_relaxed); }
+};
+inline Backoff backoff;
 
 // job(w) for w = 0 .. workers-1, w = 0 on the caller's thread and each other
 // on a helper of its own, where the helper starts before the caller is done;
@@ -50,6 +79,7 @@ struct JobGate {
 // from a shared counter, not by its number, and must not throw.
 template <class Job>
 void in_parallel(int workers, const Job& job) {
+    if (workers > 1 && backoff.take_alone()) workers = 1;
     std::shared_ptr<JobGate> gate;
     for (int w = 1; w < workers; ++w) {
         try {
@@ -64,7 +94,10 @@ void in_parallel(int workers, const Job& job) {
         }
     }
     job(0);
-    if (gate) gate->close();
+    if (gate) {
+        if (gate->close() == 0) backoff.helpers_late();
+        else backoff.helpers_on_time();
+    }
 }
 
 // What a loop of the Cython core does with items first .. end-1, given its
