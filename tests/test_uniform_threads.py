@@ -1,12 +1,14 @@
 """The uniform grid's pair pass on several threads: the same pairs in the same
 order, and the same counters, as on one, each checked against brute force; a
-table whose edges objects straddle; bad thread counts refused."""
+table whose edges objects straddle; bad thread counts refused; the
+object-keyed uniform classes' threads."""
 import re
 
 import numpy as np
 import pytest
 
-from spatial_hash import UniformGrid, UniformGrid3D
+from spatial_hash import (OptimizedSpatialHash, OptimizedSpatialHash3D, SpatialHash, SpatialHash3D,
+                          UniformGrid, UniformGrid3D)
 from spatial_hash.bench import peers, scenes
 
 GRIDS = {2: UniformGrid, 3: UniformGrid3D}
@@ -105,3 +107,28 @@ def test_threads_are_read_only_and_in_the_repr():
     with pytest.raises(AttributeError):
         grid.threads = 1
     assert UniformGrid3D(2.0).threads == 1
+
+
+
+@pytest.mark.parametrize("index_class", [SpatialHash, OptimizedSpatialHash, SpatialHash3D,
+                                         OptimizedSpatialHash3D])
+def test_the_object_keyed_uniform_classes_take_threads(index_class):
+    """Enough objects for the pair pass to take a second thread: the pairs of
+    two threads are those of one, in the same order, before and after some
+    move; a bad count is refused by name."""
+    dim = 3 if index_class.__name__.endswith("3D") else 2
+    put = "insert_sphere" if dim == 3 else "insert_circle"
+    rng = np.random.default_rng(7)
+    centers = rng.uniform(0.0, 260.0 if dim == 2 else 45.0, (20_000, dim)).tolist()
+    pairs = []
+    for threads in (1, 2):
+        index = index_class(2.0, threads=threads)
+        for k, center in enumerate(centers):
+            getattr(index, put)(k, center, 0.5)
+        first = index.pairs()
+        for k in range(0, 20_000, 3):
+            getattr(index, put)(k, [v + 0.3 for v in centers[k]], 0.5)
+        pairs.append((first, index.pairs()))
+    assert pairs[0] == pairs[1] and len(pairs[0][0]) > 1000 and pairs[0][0] != pairs[0][1]
+    with pytest.raises(ValueError, match="threads must be an int from 1 to 256, got 0"):
+        index_class(2.0, threads=0)

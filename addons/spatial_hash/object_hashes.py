@@ -577,9 +577,9 @@ class _Space:
 class _UniformIndex(_ObjectIndex):
     """An object-keyed index over a uniform grid of the caller's cell size."""
 
-    def __init__(self, cell_size=64.0, origin=None, large_threshold=4):
+    def __init__(self, cell_size=64.0, origin=None, large_threshold=4, threads=1):
         super().__init__(self._uniform_grid(cell_size, self._zero if origin is None else origin,
-                                            large_threshold))
+                                            large_threshold, threads))
 
     @property
     def cell_size(self):
@@ -697,14 +697,18 @@ class SpatialHash(_Plane, _SpatialHash):
     large_threshold : int, optional
         Objects spanning more cells than this on a side (1 to 64) go to a list
         of large objects that the pair pass walks cell by cell.
+    threads : int, optional
+        Threads of the pair pass and batch moves (1 to 256). The pairs and
+        their order do not depend on it.
 
     Raises
     ------
     TypeError
         For an origin of the wrong length or kind.
     ValueError
-        For a cell size that is not positive and finite, a non-finite origin or
-        a threshold outside 1 to 64, naming it.
+        For a cell size that is not positive and finite, a non-finite origin,
+        a threshold outside 1 to 64 or a thread count outside 1 to 256, naming
+        it.
 
     Examples
     --------
@@ -736,14 +740,18 @@ class OptimizedSpatialHash(_Plane, _OptimizedSpatialHash):
     large_threshold : int, optional
         Objects spanning more cells than this on a side (1 to 64) go to a list
         of large objects that the pair pass walks cell by cell.
+    threads : int, optional
+        Threads of the pair pass and batch moves (1 to 256). The pairs and
+        their order do not depend on it.
 
     Raises
     ------
     TypeError
         For an origin of the wrong length or kind.
     ValueError
-        For a cell size that is not positive and finite, a non-finite origin or
-        a threshold outside 1 to 64, naming it.
+        For a cell size that is not positive and finite, a non-finite origin,
+        a threshold outside 1 to 64 or a thread count outside 1 to 256, naming
+        it.
 
     Examples
     --------
@@ -807,14 +815,18 @@ class SpatialHash3D(_Space, _SpatialHash):
     large_threshold : int, optional
         Objects spanning more cells than this on a side (1 to 64) go to a list
         of large objects that the pair pass walks cell by cell.
+    threads : int, optional
+        Threads of the pair pass and batch moves (1 to 256). The pairs and
+        their order do not depend on it.
 
     Raises
     ------
     TypeError
         For an origin of the wrong length or kind.
     ValueError
-        For a cell size that is not positive and finite, a non-finite origin or
-        a threshold outside 1 to 64, naming it.
+        For a cell size that is not positive and finite, a non-finite origin,
+        a threshold outside 1 to 64 or a thread count outside 1 to 256, naming
+        it.
     """
 
 
@@ -832,14 +844,18 @@ class OptimizedSpatialHash3D(_Space, _OptimizedSpatialHash):
     large_threshold : int, optional
         Objects spanning more cells than this on a side (1 to 64) go to a list
         of large objects that the pair pass walks cell by cell.
+    threads : int, optional
+        Threads of the pair pass and batch moves (1 to 256). The pairs and
+        their order do not depend on it.
 
     Raises
     ------
     TypeError
         For an origin of the wrong length or kind.
     ValueError
-        For a cell size that is not positive and finite, a non-finite origin or
-        a threshold outside 1 to 64, naming it.
+        For a cell size that is not positive and finite, a non-finite origin,
+        a threshold outside 1 to 64 or a thread count outside 1 to 256, naming
+        it.
 
     Examples
     --------
