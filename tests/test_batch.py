@@ -208,6 +208,30 @@ def test_many_nearest_searches_in_any_order_and_any_k_match_brute_force(k, hiera
             assert distances[offsets[j]:offsets[j + 1]].tolist() == [distance_to(*s, x, y) for s in shapes]
 
 
+@pytest.mark.parametrize("hierarchical", [False, True])
+def test_nearest_among_overlapping_discs_matches_brute_force_inside_and_out(hierarchical):
+    """Discs overlapping so much that most points lie inside several: a search
+    whose k nearest all contained its point starts the next at that point,
+    and must still widen for a point inside fewer than k (or none), in any
+    sequence of the two; ties at distance 0 go in id order."""
+    rng = np.random.default_rng(11)
+    grid = HierarchicalGrid() if hierarchical else UniformGrid(32.0)
+    grid.insert_circles(rng.uniform(0, 200, (1500, 2)), 8.0)   # 7.5 over a point on average
+    grid.insert_circles(rng.uniform(300, 320, (5, 2)), 1.0)     # a few apart from the rest
+    ids = np.arange(1505)
+    points = np.vstack([rng.uniform(0, 200, (120, 2)), rng.uniform(200, 340, (60, 2))])
+    rng.shuffle(points)
+    oracle = oracle_pairs(grid, ids)
+    for k in (1, 4, 9):
+        offsets, got, distances = grid.query_nearest_many(points, k)
+        inside = 0
+        for j, (x, y) in enumerate(points.tolist()):
+            expected = oracle.query_nearest((x, y), k, np.inf, tie_order=lambda i: i)
+            assert got[offsets[j]:offsets[j + 1]].tolist() == expected == grid.query_nearest(x, y, k)
+            inside += distances[offsets[j + 1] - 1] == 0.0
+        assert 20 < inside < len(points) - 20      # both kinds of search, interleaved
+
+
 @pytest.mark.parametrize("grid", [UniformGrid(1e-3), HierarchicalGrid()], ids=["uniform", "hierarchical"])
 def test_nearest_reaches_an_object_whose_distance_squared_underflows(grid):
     # 2.4e-271 away: its square underflows, so the distance computes as 0 and
