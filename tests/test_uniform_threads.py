@@ -132,3 +132,24 @@ def test_the_object_keyed_uniform_classes_take_threads(index_class):
     assert pairs[0] == pairs[1] and len(pairs[0][0]) > 1000 and pairs[0][0] != pairs[0][1]
     with pytest.raises(ValueError, match="threads must be an int from 1 to 256, got 0"):
         index_class(2.0, threads=0)
+
+
+@pytest.mark.parametrize("threads", [2, 8])
+def test_a_threaded_batch_move_that_grows_objects_keeps_the_spans(threads):
+    """Rows of one batch grow their objects to different widths at once on
+    several threads; the table's spans (how far a query looks back for homes)
+    must end at the widest, as validate() checks, and the pairs be one
+    thread's."""
+    rng = np.random.default_rng(9)
+    n = 40_000
+    centers = rng.uniform(0.0, 800.0, (n, 2))
+    grids = [UniformGrid(2.0, large_threshold=8, threads=t) for t in (1, threads)]
+    ids = [grid.insert_circles(centers, 0.4) for grid in grids]
+    radii = np.full(n, 0.4)
+    for step in range(1, 4):
+        grown = rng.random(n) < 0.3
+        radii[grown] = rng.choice([0.4, 1.1 * step, 2.1 * step], int(grown.sum()))
+        for grid, own in zip(grids, ids):
+            grid.update_circles(own, centers, radii)
+            grid.validate()
+        assert grids[0].pair_ids().tolist() == grids[1].pair_ids().tolist()
