@@ -210,10 +210,10 @@ def test_many_nearest_searches_in_any_order_and_any_k_match_brute_force(k, hiera
 
 @pytest.mark.parametrize("hierarchical", [False, True])
 def test_nearest_among_overlapping_discs_matches_brute_force_inside_and_out(hierarchical):
-    """Discs overlapping so much that most points lie inside several: a search
-    whose k nearest all contained its point starts the next at that point,
-    and must still widen for a point inside fewer than k (or none), in any
-    sequence of the two; ties at distance 0 go in id order."""
+    """Discs overlapping so much that most points lie inside several: points
+    inside k or more of them and points inside fewer (or none) in any
+    sequence, each search starting where the last one's answer suggests;
+    ties at distance 0 go in id order."""
     rng = np.random.default_rng(11)
     grid = HierarchicalGrid() if hierarchical else UniformGrid(32.0)
     grid.insert_circles(rng.uniform(0, 200, (1500, 2)), 8.0)   # 7.5 over a point on average
