@@ -25,6 +25,8 @@ STATS_KEYS: Tuple[str, ...]
 # Bytes per struct the core's memory layout is designed around (Shape,
 # CellRange), for tests.
 STRUCT_SIZES: Dict[str, int]
+# A loop over fewer objects than this runs on one thread whatever `threads` says.
+THREADED_FROM: int
 
 Vec = Union[Tuple[float, float], Sequence[float], Any]     # or anything with .x, .y (Vector2)
 Bounds = Union[Tuple[float, float, float, float], Sequence[float], Any]  # or .position/.size (Rect2)

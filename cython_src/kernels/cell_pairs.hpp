@@ -69,10 +69,9 @@ template <int D>
 class CellPairs {
   public:
     static constexpr int NUMBERS = 2 * D;
-    // Work a thread takes at a time, and the fewest objects worth a second thread.
+    // Work a thread takes at a time.
     static constexpr std::ptrdiff_t CHUNK_OBJECTS = 4096;
     static constexpr std::ptrdiff_t CHUNK_CELLS = 4096;
-    static constexpr std::ptrdiff_t PARALLEL_OBJECTS = 16384;
     static constexpr std::ptrdiff_t PREFETCH_AHEAD = 16;
 
     // Every pair of the table's objects whose shapes touch and whose filters
@@ -81,7 +80,7 @@ class CellPairs {
     int run(const TableInput<D>& in) noexcept {
         try {
             order(in);
-            const int workers = n_ < PARALLEL_OBJECTS ? 1 : std::max(1, in.threads);
+            const int workers = n_ < PARALLEL_WORK ? 1 : std::max(1, in.threads);
             // The copy reads the shapes scattered: the time goes in waiting for
             // memory, which threads wait for side by side.
             const std::ptrdiff_t n_chunks = (n_ + CHUNK_OBJECTS - 1) / CHUNK_OBJECTS;

@@ -11,12 +11,16 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <exception>
 #include <memory>
 #include <mutex>
-#include <exception>
 #include <thread>
 
 namespace spatial_hash {
+
+// Loops over fewer items than this run on the caller's thread alone: starting
+// a helper costs more than it would take over.
+constexpr std::ptrdiff_t PARALLEL_WORK = 16384;
 
 // Whether a job still takes helpers, and how many are at work on it. Shared
 // by the caller and its helpers, it outlives whichever ends last.
