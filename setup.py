@@ -1,6 +1,6 @@
 """Builds the Cython cores `spatial_hash._core` (2D) and `spatial_hash._core3d` (3D),
-both rendered from the templates in cython_src/ (cython_src/render.py); metadata
-lives in pyproject.toml.
+both rendered from the templates in cython_src/ (cython_src/render.py), and the
+node package's `spatial_hash.node._ids_text`; metadata lives in pyproject.toml.
 
 Every loop that takes threads runs on the C++ standard library's (see
 cython_src/kernels/threads.hpp), which any C++17 compiler has and a wheel can
@@ -60,11 +60,14 @@ cores = [Extension("spatial_hash." + module,
                    extra_compile_args=["-O3", "-std=c++17", "-pthread"],
                    extra_link_args=["-pthread"])
          for folder, module in (("d2", "_core"), ("d3", "_core3d"))]
+# The node package's own compiled helper: query results as text for GDScript.
+node_text = Extension("spatial_hash.node._ids_text", sources=["cython_src/ids_text.pyx"],
+                      extra_compile_args=["-O3"])
 
 setup(
     cmdclass={"build_ext": BuildWithProbes},
     ext_modules=cythonize(
-        cores,
+        cores + [node_text],
         compiler_directives={
             "language_level": 3,
             "boundscheck": False,

@@ -15,7 +15,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from face_model import FaceModel, decode_ids
 from oracle import Oracle, Oracle3D, same_pairs
-from spatial_hash._core import ALL_LAYERS, HierarchicalGrid, UniformGrid, ids_text
+from spatial_hash._core import ALL_LAYERS, HierarchicalGrid, UniformGrid
+from spatial_hash.node._ids_text import ids_text
 from spatial_hash.node.engine import (IDS_MARK, MONITORS, PROTOCOL, NodeEngine, protocol_names,
                                      query_result)
 

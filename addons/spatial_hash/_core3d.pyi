@@ -35,9 +35,6 @@ ArrayLike = npt.ArrayLike
 
 def read_vec3(v: Vec, name: str = ...) -> Tuple[float, float, float]: ...
 def read_box(r: Bounds, name: str = ...) -> Tuple[float, float, float, float, float, float]: ...
-def ids_text(ids: List[int], mark: str = ...) -> Optional[str]:
-    """mark (chr(1)) and then chr(id + 2) for each id; None if an id is outside
-    0 .. 0xD7FD (then a character would be a surrogate)."""
 def box_rows_into(positions: npt.NDArray[Any], sizes: npt.NDArray[Any],
                    rows: npt.NDArray[np.float64]) -> int: ...
 

@@ -26,9 +26,9 @@ from time import perf_counter
 
 import numpy as np
 
-from spatial_hash._core import ids_text
 from spatial_hash.node import debug
 from spatial_hash.node.arguments import finite, flag, int_ids, layer_rows, rect_rows
+from spatial_hash.node._ids_text import IDS_MARK, ids_text
 from spatial_hash.node.dimensions import DIMENSIONS
 from spatial_hash.node.settings import check_index_settings, make_grid, regrid
 
@@ -108,11 +108,8 @@ def arity(name, d):
     return len(inspect.signature(getattr(NodeEngine, name)).parameters) - 1
 
 
-# Ids of query results travel as text (the core's ids_text: IDS_MARK, then
-# chr(id + 2) for each id): every plugin hands a str to GDScript in one piece,
-# where a list or a packed array costs 1 to 5 us more per call (py4godot,
-# pythonscript). Ids too large for that go as an int32 array.
-IDS_MARK = "\x01"
+# Ids of query results travel as text (ids_text: IDS_MARK, then chr(id + 2)
+# for each id); ids too large for that go as an int32 array.
 # The types of results every plugin hands to GDScript as they are.
 SCALARS = frozenset({str, int, float, bool})
 
