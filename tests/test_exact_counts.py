@@ -185,10 +185,25 @@ def test_ids_are_recycled_and_handles_released():
     assert grid.ids() == [a, b]
 
 
-def test_default_handle_is_the_id():
-    grid = UniformGrid(8.0)
-    ids = [grid.insert_rect(i, i, 1, 1) for i in range(3)]
-    assert sorted(grid.query_rect(0, 0, 3, 3, exact=True)) == ids
+@pytest.mark.parametrize("grid_class", [UniformGrid, HierarchicalGrid])
+def test_default_handle_is_the_id_everywhere_a_handle_comes_back(grid_class):
+    """No handle, or a None one, singly or in a batch, is the id: in queries,
+    rays, pairs, pair events (a removed object's too) and handle()."""
+    grid = grid_class(8.0) if grid_class is UniformGrid else grid_class()
+    singles = [grid.insert_rect(300 * i, 0, 1, 1, handle=h) for i, h in enumerate((None, "named"))]
+    batch = grid.insert_rects(np.array([[300.0 * i + 0.5, 0.5, 1, 1] for i in range(2)]),
+                              handles=[None, "other"]).tolist()
+    assert [grid.handle(i) for i in singles + batch] == [singles[0], "named", batch[0], "other"]
+    assert grid.query_rect(0, 0, 2, 2, exact=True) in ([singles[0], batch[0]], [batch[0], singles[0]])
+    assert [hit[0] for hit in grid.raycast_all(-1, 0.75, 2, 0.75)] == sorted([singles[0], batch[0]])
+    pair = tuple(sorted((singles[0], batch[0])))
+    assert set(grid.pairs()) == {pair, ("named", "other")}
+    began, ended = grid.pair_events()
+    assert pair in began and ended == []
+    grid.remove(batch[0])
+    assert grid.insert_rect(1000, 1000, 1, 1, handle="new") == batch[0]     # the id comes back
+    began, ended = grid.pair_events()
+    assert began == [] and ended == [pair]
 
 
 def test_clear_then_reuse():
