@@ -7,15 +7,16 @@ frame, and a Python loop over the ids would take about ten times as long."""
 from cpython.unicode cimport PyUnicode_4BYTE_KIND, PyUnicode_FromKindAndData
 from libc.stdlib cimport free, malloc
 
-# The first character of every query result's text, so that GDScript can tell
-# it from an error message.
-IDS_MARK = "\x01"
-
 cdef enum:
+    # The first character of every query result's text, so that GDScript can
+    # tell it from an error message.
+    MARK = 1
     # The largest id that has a character: chr(id + 2) is then never a
     # surrogate, which no plugin's conversion to a Godot String takes.
     TEXT_ID_LIMIT = 0xD7FD
     TEXT_ON_STACK = 64
+
+IDS_MARK = chr(MARK)
 
 
 def ids_text(list ids):
@@ -31,7 +32,7 @@ def ids_text(list ids):
         if text == NULL:
             raise MemoryError()
     try:
-        text[0] = 1
+        text[0] = MARK
         for k in range(n):
             v = ids[k]
             if v < 0 or v > TEXT_ID_LIMIT:

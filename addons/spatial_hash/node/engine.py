@@ -108,14 +108,13 @@ def arity(name, d):
     return len(inspect.signature(getattr(NodeEngine, name)).parameters) - 1
 
 
-# Ids of query results travel as text (ids_text: IDS_MARK, then chr(id + 2)
-# for each id); ids too large for that go as an int32 array.
 # The types of results every plugin hands to GDScript as they are.
 SCALARS = frozenset({str, int, float, bool})
 
 
 def query_result(ids):
-    """A query's ids for the face: their text, or an int32 array."""
+    """A query's ids for the face: their text (ids_text), or an int32 array
+    where an id is too large for a character."""
     text = ids_text(ids)
     return np.array(ids, dtype=np.int32) if text is None else text
 
