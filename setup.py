@@ -8,6 +8,7 @@ link statically. On x86-64 the hierarchical grid's cell lookups count bits;
 the popcnt instruction is used when the compiler takes -mpopcnt and the
 building machine runs it (every x86-64 CPU since 2008 does).
 """
+import glob
 import os
 import subprocess
 import sys
@@ -56,6 +57,7 @@ render_stubs(os.path.join("addons", "spatial_hash"))
 cores = [Extension("spatial_hash." + module,
                    sources=["cython_src/generated/%s/%s.pyx" % (folder, module)],
                    include_dirs=["cython_src/kernels"],
+                   depends=sorted(glob.glob("cython_src/kernels/*.hpp")),   # rebuilt when they change
                    language="c++",
                    extra_compile_args=["-O3", "-std=c++17", "-pthread"],
                    extra_link_args=["-pthread"])

@@ -32,22 +32,11 @@
 #include <new>
 #include <vector>
 
+#include "layout.hpp"
 #include "narrow_phase.hpp"
 #include "threads.hpp"
 
 namespace spatial_hash {
-
-// The layout of the core's CellRange and Filter structs.
-template <int D>
-struct CellSpan {
-    int32_t lo[D];
-    int32_t hi[D];
-};
-
-struct LayerFilter {
-    uint32_t layer;
-    uint32_t mask;
-};
 
 // What a pass reads: the core's per-id arrays and the table's members.
 template <int D>
