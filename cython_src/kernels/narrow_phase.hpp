@@ -1,4 +1,4 @@
-// The narrow phase: do two shapes touch, and how far is a point from one? A shape is
+// The narrow phase of the pair passes: do two shapes touch? A shape is
 // 2 * D doubles: a box as its min corner then its max corner, a circle
 // (sphere) as its center, its radius, then NaN in the numbers left. Boxes
 // are closed: touching counts. Every test compares the shapes' boxes first,
@@ -6,7 +6,6 @@
 // favours, and the tests of two circles or two boxes take no branch on the
 // data: candidates touch about half the time, and a branch would mispredict.
 #pragma once
-#include <cmath>
 #include <cstdint>
 
 namespace spatial_hash {
@@ -116,26 +115,6 @@ inline int shapes_touch(const double* a, const double* a_box, const double* b) n
     }
     if (is_circle<D>(b)) return boxes && circle_box<D>(b, a_box);
     return boxes;
-}
-
-// The distance from point p to shape s, 0 inside it.
-// It sums the axes in order, as every distance of the core does.
-template <int D>
-inline double point_distance(const double* s, const double* p) noexcept {
-    double sum = 0.0;
-    if (is_circle<D>(s)) {
-        for (int a = 0; a < D; ++a) {
-            const double d = p[a] - s[a];
-            sum += d * d;
-        }
-        const double d = std::sqrt(sum) - s[D];
-        return d > 0.0 ? d : 0.0;
-    }
-    for (int a = 0; a < D; ++a) {
-        const double d = p[a] < s[a] ? s[a] - p[a] : (p[a] > s[D + a] ? p[a] - s[D + a] : 0.0);
-        sum += d * d;
-    }
-    return std::sqrt(sum);
 }
 
 }  // namespace spatial_hash

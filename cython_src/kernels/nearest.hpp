@@ -105,20 +105,37 @@ class NearestSearch {
         return {last.distance, last.distance > 0.0 ? INT32_MAX : last.id};
     }
 
+    // Whether object i, of shape s, may pass the bar, told without a square
+    // root (most objects a search meets may not): its squared distance from
+    // point p, into `squared` (from the center of a circle or sphere, from a
+    // box; the axes summed in order), is within the square of the bar's
+    // distance (plus the radius) but for rounding.
     template <Shapes KIND = MIXED>
-    static ALWAYS_INLINE bool passes(const double* s, int32_t i, const double* p, const Bar& bar) noexcept {
-        return (i < bar.id) & !beyond<KIND>(s, p, bar.distance);
+    static ALWAYS_INLINE bool passes(const double* s, int32_t i, const double* p, const Bar& bar,
+                                     double* squared) noexcept {
+        const bool circle = KIND == CIRCLES || (KIND == MIXED && is_circle<D>(s));
+        double sum = 0.0;
+        for (int a = 0; a < D; ++a) {
+            const double d = circle ? p[a] - s[a]
+                : (p[a] < s[a] ? s[a] - p[a] : (p[a] > s[D + a] ? p[a] - s[D + a] : 0.0));
+            sum += d * d;
+        }
+        *squared = sum;
+        const double reach = circle ? bar.distance + s[D] : bar.distance;
+        return (i < bar.id) & (sum <= reach * reach * (1.0 + 1e-12) + 1e-300);
     }
 
     ALWAYS_INLINE void offer(int32_t i) noexcept {
         const double* s = in_.body + NUMBERS * std::ptrdiff_t(i);
-        if (passes(s, i, p_, bar())) offer(s, i);
+        double squared;
+        if (passes(s, i, p_, bar(), &squared)) offer(s, i, squared);
     }
 
-    // Object i, of shape s, which may be nearer than the farthest kept.
-    void offer(const double* s, int32_t i) noexcept {
+    // Object i, of shape s at `squared` distance, which may be nearer than the
+    // farthest kept.
+    void offer(const double* s, int32_t i, double squared) noexcept {
         if (in_.filter && !(in_.filter[i].layer & in_.layers)) return;
-        const Nearby found{distance_to(s), i};
+        const Nearby found{distance(s, squared), i};
         if (!(found.distance <= limit_)) return;
         if (k_ <= INSERTED) {
             std::ptrdiff_t at;
@@ -137,41 +154,15 @@ class NearestSearch {
         }
     }
 
-    // point_distance, without its square root for a circle that surely holds
-    // the point (where that distance is 0): overlapping discs hold a search's
-    // point a dozen at a time.
-    double distance_to(const double* s) const noexcept {
-        if (is_circle<D>(s)) {
-            double sum = 0.0;
-            for (int a = 0; a < D; ++a) {
-                const double d = p_[a] - s[a];
-                sum += d * d;
-            }
-            if (sum < s[D] * s[D] * (1.0 - 1e-12)) return 0.0;
-        }
-        return point_distance<D>(s, p_);
-    }
-
-    // Whether shape s is surely farther than `distance` from point p, told
-    // without a square root (most objects a search meets are): its squared
-    // distance, from its center or its box, exceeds the square of `distance`
-    // (plus its radius) by more than any rounding.
-    template <Shapes KIND = MIXED>
-    static ALWAYS_INLINE bool beyond(const double* s, const double* p, double distance) noexcept {
-        double sum = 0.0, reach = distance;
-        if (KIND == CIRCLES || (KIND == MIXED && is_circle<D>(s))) {
-            for (int a = 0; a < D; ++a) {
-                const double d = p[a] - s[a];
-                sum += d * d;
-            }
-            reach += s[D];
-        } else {
-            for (int a = 0; a < D; ++a) {
-                const double d = p[a] < s[a] ? s[a] - p[a] : (p[a] > s[D + a] ? p[a] - s[D + a] : 0.0);
-                sum += d * d;
-            }
-        }
-        return sum > reach * reach * (1.0 + 1e-12) + 1e-300;
+    // The distance from the point to shape s, 0 inside it, from its squared
+    // distance: for a circle the distance from its center less its radius,
+    // with no square root where it surely holds the point (overlapping discs
+    // hold a search's point a dozen at a time).
+    static double distance(const double* s, double squared) noexcept {
+        if (!is_circle<D>(s)) return std::sqrt(squared);
+        if (squared < s[D] * s[D] * (1.0 - 1e-12)) return 0.0;
+        const double d = std::sqrt(squared) - s[D];
+        return d > 0.0 ? d : 0.0;
     }
 
     // The point's cell in grid g; false if it cannot be named exactly.
@@ -306,8 +297,9 @@ class NearestSearch {
             for (int j = 0; j < n;) {
                 const int32_t i = walking_[j], after = next[i];
                 const double* s = body + NUMBERS * std::ptrdiff_t(i);
-                if (passes(s, i, p, now)) {
-                    offer(s, i);
+                double squared;
+                if (passes(s, i, p, now, &squared)) {
+                    offer(s, i, squared);
                     now = bar();
                 }
                 if (after >= 0) walking_[j++] = after;
@@ -378,8 +370,9 @@ class NearestSearch {
             Bar now = bar();
             for (std::ptrdiff_t u = start[row + x0], end = start[row + x1 + 1]; u < end; ++u) {
                 const double* s = shapes + NUMBERS * u;
-                if (passes<KIND>(s, ids[u], p, now)) {
-                    offer(s, ids[u]);
+                double squared;
+                if (passes<KIND>(s, ids[u], p, now, &squared)) {
+                    offer(s, ids[u], squared);
                     now = bar();
                 }
             }
