@@ -284,6 +284,22 @@ def test_nearest_batches_follow_every_change_and_agree_with_single_searches(hier
     check()
 
 
+def test_a_nearest_batch_over_objects_too_far_apart_for_cells_answers():
+    # Cells of 1e300 place objects at -1e308 and 1e308, whose extent overflows:
+    # a batch cannot lay them out on cells of its own (it hung, doubling a
+    # cell size that never fit), so it searches the grid's table as single
+    # searches do, and answers as brute force does.
+    grid = UniformGrid(1e300)
+    ids = grid.insert_circles(np.array([[-1e308, 0.0], [1e308, 0.0], [0.0, 0.0], [5.0, 0.0]]), 1.0)
+    points = np.array([[0.0, 0.0], [1e308, 1.0], [-1e308, 0.0], [3.0, 1e300]])
+    oracle = oracle_pairs(grid, ids)
+    for k in (1, 2, 4):
+        offsets, got, _ = grid.query_nearest_many(points, k)
+        for j, (x, y) in enumerate(points.tolist()):
+            expected = oracle.query_nearest((x, y), k, tie_order=lambda i: i)
+            assert got[offsets[j]:offsets[j + 1]].tolist() == expected == grid.query_nearest(x, y, k)
+
+
 @pytest.mark.parametrize("grid", [UniformGrid(1e-3), HierarchicalGrid()], ids=["uniform", "hierarchical"])
 def test_nearest_reaches_an_object_whose_distance_squared_underflows(grid):
     # 2.4e-271 away: its square underflows, so the distance computes as 0 and

@@ -172,7 +172,7 @@ class NearestSearch {
         for (int a = 0; a < D; ++a) {
             const double t = in_cells(g, a, p_[a]);
             if (!(std::fabs(t) < PRECISE_CELLS)) return false;
-            c[a] = int64_t(floor_of(t));
+            c[a] = floor_int(t);
             *scale += std::fabs(p_[a]) + std::fabs(g.origin[a]);
         }
         return true;
@@ -206,8 +206,8 @@ class NearestSearch {
     template <class Grid>
     bool within_window(const Grid& g, const int64_t* c, int64_t r, double distance) const noexcept {
         for (int a = 0; a < D; ++a) {
-            if (floor_of(in_cells(g, a, p_[a] + distance)) > double(c[a] + r)
-                    || floor_of(in_cells(g, a, p_[a] - distance)) < double(c[a] - r))
+            if (floor_int(in_cells(g, a, p_[a] + distance)) > c[a] + r
+                    || floor_int(in_cells(g, a, p_[a] - distance)) < c[a] - r)
                 return false;
         }
         return true;
@@ -322,7 +322,7 @@ class NearestSearch {
                 bool seen = true;
                 for (int a = 0; a < D && seen; ++a) {
                     const double low = circle ? s[a] - s[D] : s[a];
-                    const int64_t home = int64_t(floor_of(in_cells(L, a, low)));
+                    const int64_t home = floor_int(in_cells(L, a, low));
                     seen = ((home - (c[a] - L.span[a] - r)) & mask) < L.span[a] + 2 * r + 1;
                 }
                 if (seen) continue;

@@ -74,7 +74,10 @@ class NearestPacks {
         // holding about one point each, and no more than CELLS_PER_OBJECT per
         // object.
         double volume = 1.0;
-        for (int a = 0; a < D; ++a) volume *= std::max(high[a] - low[a], 1e-300);
+        for (int a = 0; a < D; ++a) {
+            if (!std::isfinite(high[a] - low[a])) return false;     // too far apart to name cells
+            volume *= std::max(high[a] - low[a], 1e-300);
+        }
         double cell = std::max(longest / 4.0, std::pow(volume / double(L.n), 1.0 / D));
         if (!(cell > 0.0) || !std::isfinite(cell)) cell = std::max(longest, 1.0);
         for (;; cell *= 2.0) {
@@ -87,7 +90,7 @@ class NearestPacks {
         std::ptrdiff_t n_cells = 1;
         for (int a = 0; a < D; ++a) {
             P.origin[a] = low[a];
-            const double size = floor_of(in_cells(P, a, high[a])) + 1.0;
+            const double size = double(floor_int(in_cells(P, a, high[a]))) + 1.0;
             if (!(size >= 1.0 && size < 1e9)) return false;
             P.size[a] = int64_t(size);
             P.span[a] = 0;
@@ -104,8 +107,8 @@ class NearestPacks {
             int64_t index = 0;
             for (int a = D - 1; a >= 0; --a) {
                 // Within 0 .. size - 1, as the corners lie within low .. high.
-                const int64_t home = int64_t(floor_of(in_cells(P, a, box[a])));
-                const int64_t reach = int64_t(floor_of(in_cells(P, a, box[D + a]))) - home;
+                const int64_t home = floor_int(in_cells(P, a, box[a]));
+                const int64_t reach = floor_int(in_cells(P, a, box[D + a])) - home;
                 P.span[a] = int32_t(std::max<int64_t>(P.span[a], reach));
                 index = index * P.size[a] + home;
             }

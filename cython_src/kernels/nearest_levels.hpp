@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "floor.hpp"
 #include "layout.hpp"
 
 namespace spatial_hash {
@@ -63,14 +64,8 @@ inline bool nearer(const Nearby& a, const Nearby& b) noexcept {
     return a.distance < b.distance || (a.distance == b.distance && a.id < b.id);
 }
 
-// floor(t) for |t| < 2 ** 62, inline (libm's floor is a call on plain x86-64).
-inline double floor_of(double t) noexcept {
-    const double q = double(int64_t(t));
-    return q - double(q > t);
-}
-
 // Coordinate v of axis a in the cells of a NearestLevel or PackedLevel (its
-// cell is the floor).
+// cell is its floor_int).
 template <class Grid>
 inline double in_cells(const Grid& g, int a, double v) noexcept {
     const double d = v - g.origin[a];
