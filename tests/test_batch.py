@@ -284,6 +284,19 @@ def test_nearest_batches_follow_every_change_and_agree_with_single_searches(hier
     check()
 
 
+def test_nearest_on_the_bare_base_index_answers_from_all_its_objects():
+    # SpatialIndex itself keeps no cells: its searches test every live object
+    # (they read unset levels and crashed).
+    from spatial_hash._core import SpatialIndex
+    index = SpatialIndex()
+    ids = [index.insert_rect(x, 0.0, 1.0, 1.0) for x in (0.0, 10.0, 20.0, 30.0)]
+    index.remove(ids[1])
+    assert index.query_nearest(12.0, 0.5, 2) == [ids[2], ids[0]]
+    offsets, got, distances = index.query_nearest_many(np.array([[12.0, 0.5], [40.0, 0.0]]), 2)
+    assert offsets.tolist() == [0, 2, 4] and got.tolist() == [ids[2], ids[0], ids[3], ids[2]]
+    assert distances.tolist() == [8.0, 11.0, 9.0, 19.0]
+
+
 def test_a_nearest_batch_over_objects_too_far_apart_for_cells_answers():
     # Cells of 1e300 place objects at -1e308 and 1e308, whose extent overflows:
     # a batch cannot lay them out on cells of its own (it hung, doubling a
