@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracle import Oracle, same_pairs
-from spatial_hash import (BruteForce, HierarchicalGrid, OptimizedSpatialHash, SpatialHash,
-                          UniformGrid)
+from spatial_hash import (BruteForce, BruteForce3D, HierarchicalGrid, HierarchicalGrid3D,
+                          OptimizedSpatialHash, SpatialHash, UniformGrid, UniformGrid3D)
 
 
 def test_one_entity_per_cell_needs_no_checks():
@@ -261,22 +261,66 @@ def test_many_cells_stress_against_oracle():
         assert (s["active_cells"], s["memberships"], s["large_objects"]) == (cells, members, large)
 
 
-@pytest.mark.parametrize("axis", [0, 1])
+@pytest.mark.parametrize("dim,axis", [(2, 0), (2, 1), (3, 0), (3, 1), (3, 2)])
 @pytest.mark.parametrize("a,b", [((1.7, 0.94), (2.94, 0.3)), ((2.4, 0.433), (3.363, 0.53))])
-def test_circles_whose_boxes_miss_by_rounding_do_not_touch(axis, a, b):
-    """The box test comes first: two discs whose boxes miss only by rounding
-    (b's side, centre minus radius, rounds past a's centre plus radius) do not
-    touch, though their centres' squared distance does not exceed the squared
-    sum of radii. Every index and the batch pair pass agree with brute force."""
+def test_balls_whose_boxes_miss_by_rounding_do_not_touch(dim, axis, a, b):
+    """The box test comes first: two discs (spheres) whose boxes miss only by
+    rounding (b's side, centre minus radius, rounds past a's centre plus
+    radius) do not touch, though their centres' squared distance does not
+    exceed the squared sum of radii. Every index and the batch pair pass agree
+    with brute force."""
     (ca, ra), (cb, rb) = a, b
     assert cb - rb > ca + ra and (cb - ca) ** 2 <= (ra + rb) ** 2
-    centers = np.array([[ca, 5.0], [cb, 5.0]])[:, ::-1 if axis else 1]
+    centers = np.full((2, dim), 5.0)
+    centers[:, axis] = (ca, cb)
     radii = np.array([ra, rb])
-    brute = BruteForce()
+    brute, ball = (BruteForce(), "circle") if dim == 2 else (BruteForce3D(), "sphere")
     for k in range(2):
-        brute.insert_circle(k, tuple(centers[k]), radii[k])
+        getattr(brute, "insert_" + ball)(k, tuple(centers[k]), radii[k])
     assert brute.pairs() == []
-    for grid in (UniformGrid(1.0), UniformGrid(4.0), HierarchicalGrid()):
-        grid.insert_circles(centers, radii)
+    grids = ((UniformGrid(1.0), UniformGrid(4.0), HierarchicalGrid()) if dim == 2
+             else (UniformGrid3D(1.0), UniformGrid3D(4.0), HierarchicalGrid3D()))
+    for grid in grids:
+        getattr(grid, "insert_%ss" % ball)(centers, radii)
         assert grid.pair_ids().tolist() == [] and grid.candidate_ids().shape == (1, 2)
         assert not grid.is_colliding(0, 1)
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+def test_pairs_at_the_edge_of_touching_follow_the_rule_on_any_thread_count(dim):
+    """10,000 pairs of balls, each pair far from the others, its second ball
+    at the sum of the radii from the first along x, give or take a few units
+    in the last place: many pairs touch by the distance test alone while
+    their boxes miss by rounding, or the reverse. Enough objects for the
+    pair pass to take its threads. A pair is found, on one thread or two,
+    exactly when its boxes meet (closed) and the squared distance between
+    the centres is at most the squared sum of the radii, summed axis by
+    axis as the rule says."""
+    rng = np.random.default_rng(5)
+    n = 10_000
+    first = np.zeros((n, dim))
+    first[:, 0] = rng.uniform(-1.0, 1.0, n)
+    first[:, 1] = np.arange(n) * 50.0      # each pair far from the others
+    ra, rb = rng.uniform(0.1, 2.0, n), rng.uniform(0.1, 2.0, n)
+    second = first.copy()
+    second[:, 0] = first[:, 0] + (ra + rb) * (1.0 + rng.integers(-3, 4, n) * 2.0 ** -52)
+    d = first - second
+    distance = d[:, 0] * d[:, 0]
+    for k in range(1, dim):
+        distance = distance + d[:, k] * d[:, k]
+    boxes = np.ones(n, bool)
+    for k in range(dim):
+        boxes &= (first[:, k] - ra <= second[:, k] + rb) & (second[:, k] - rb <= first[:, k] + ra)
+    touching = boxes & (distance <= (ra + rb) * (ra + rb))
+    assert 0 < touching.sum() < n and (boxes != (distance <= (ra + rb) ** 2)).any()
+    expected = [[2 * k, 2 * k + 1] for k in np.flatnonzero(touching)]
+    centers = np.empty((2 * n, dim))
+    centers[0::2], centers[1::2] = first, second
+    radii = np.empty(2 * n)
+    radii[0::2], radii[1::2] = ra, rb
+    grids = (UniformGrid, HierarchicalGrid) if dim == 2 else (UniformGrid3D, HierarchicalGrid3D)
+    for threads in (1, 2):
+        for grid in (grids[0](4.0, threads=threads), grids[1](threads=threads)):
+            getattr(grid, "insert_circles" if dim == 2 else "insert_spheres")(centers, radii)
+            found = grid.pair_ids()
+            assert sorted(found.tolist()) == expected, (type(grid).__name__, threads)

@@ -10,6 +10,10 @@
 // once, from one side, however the table wraps the world (it is at least
 // four cells a side).
 //
+// The search visits only the occupied cells, which the sort lists. Circles
+// (spheres) are tested by distance, and the few pairs that pass (one
+// candidate in ten) by their boxes after: circles_touch in two halves.
+//
 // The pass tests the shapes alone: shapes that touch have boxes that meet,
 // so their cell ranges meet too, and objects that only share a table cell by
 // wrapping are far apart. How many candidates' ranges meet (the grid's
@@ -19,11 +23,11 @@
 // copying them. A pass that keeps every candidate (keep_all) copies the
 // ranges and tests them.
 //
-// Threads take chunks of objects (the copy) and then chunks of cells (the
-// search) in turn. Each chunk's pairs are kept apart and joined in chunk
-// order, so the result does not depend on how many threads ran or which took
-// what. The buffers live from frame to frame: a frame allocates only when
-// the table or the pairs outgrow them.
+// Threads take chunks of objects (the copy) and then chunks of occupied
+// cells (the search) in turn. Each chunk's pairs are kept apart and joined in
+// chunk order, so the result does not depend on how many threads ran or
+// which took what. The buffers live from frame to frame: a frame allocates
+// only when the table or the pairs outgrow them.
 #pragma once
 #include <algorithm>
 #include <atomic>
@@ -112,7 +116,7 @@ class CellPairs {
     // filters that pass, `ranges` being those of packed_shapes().
     std::ptrdiff_t count_meetings(const CellSpan<D>* ranges) const noexcept {
         std::ptrdiff_t met = 0;
-        for_each_run(0, cells(), [&](std::ptrdiff_t u, std::ptrdiff_t v0, std::ptrdiff_t v1) {
+        for_each_run([&](std::ptrdiff_t u, std::ptrdiff_t v0, std::ptrdiff_t v1) {
             for (std::ptrdiff_t v = v0; v < v1; ++v)
                 met += ranges_meet(ranges[u], ranges[v]) & (!filtered_ || filters_pass(u, v));
         });
@@ -130,12 +134,13 @@ class CellPairs {
     std::vector<int32_t> start_;        // per table cell: where its objects begin; one more at the end
     std::vector<int32_t> id_;           // the table's objects in cell order
     std::vector<int32_t> last_;         // ... and at the pass before
+    std::vector<int32_t> occupied_;     // the cells that hold objects, in order
     std::vector<double> shape_;
     std::vector<CellSpan<D>> range_;    // copied for keep_all only
     std::vector<LayerFilter> filter_;   // filled while some object has a filter of its own
     std::vector<std::vector<int32_t>> found_;   // per worker: its chunks' pairs, as packed indices
     std::vector<Chunk> chunks_;
-    std::ptrdiff_t n_pairs_ = 0, n_ = -1;
+    std::ptrdiff_t n_pairs_ = 0, n_ = -1, n_occupied_ = 0;
     uint64_t membership_ = 0;
     bool filtered_ = false;
     int64_t mask_ = 0;
@@ -145,8 +150,6 @@ class CellPairs {
     static void at_least(std::vector<T>& v, std::size_t n) {
         if (v.size() < n) v.resize(n);
     }
-
-    std::ptrdiff_t cells() const { return std::ptrdiff_t(1) << (D * wbits_); }
 
     static int ranges_meet(const CellSpan<D>& a, const CellSpan<D>& b) {
         int meet = 1;
@@ -173,10 +176,11 @@ class CellPairs {
         filtered_ = in.filter != nullptr;
         n_ = in.n;
         membership_ = in.membership;
-        const std::ptrdiff_t n_cells = cells();
+        const std::ptrdiff_t n_cells = std::ptrdiff_t(1) << (D * wbits_);
         at_least(start_, std::size_t(n_cells + 1));
         at_least(id_, std::size_t(n_));
         at_least(last_, std::size_t(n_));
+        at_least(occupied_, std::size_t(n_ + 1));
         at_least(shape_, std::size_t(n_ * NUMBERS));
         if (in.keep_all) at_least(range_, std::size_t(n_));
         if (filtered_) at_least(filter_, std::size_t(n_));
@@ -188,7 +192,19 @@ class CellPairs {
         int32_t* start = start_.data();
         std::fill(start, start + n_cells + 1, 0);
         for (std::ptrdiff_t k = 0; k < n_; ++k) ++start[in.home[objects[k]] + 1];
-        for (std::ptrdiff_t c = 0; c < n_cells; ++c) start[c + 1] += start[c];
+        // The occupied cells, listed without a branch: the search then skips
+        // the empty ones without mispredicting which they are.
+        int32_t* occupied = occupied_.data();
+        std::ptrdiff_t n_occupied = 0;
+        int32_t sum = 0;
+        for (std::ptrdiff_t c = 0; c < n_cells; ++c) {
+            const int32_t count = start[c + 1];
+            occupied[n_occupied] = int32_t(c);
+            n_occupied += count != 0;
+            sum += count;
+            start[c + 1] = sum;
+        }
+        n_occupied_ = n_occupied;
         // In reverse, each to the end of its cell's room: the cell's entry
         // ends where its objects begin, and its objects keep their order.
         for (std::ptrdiff_t k = n_ - 1; k >= 0; --k) {
@@ -255,16 +271,16 @@ class CellPairs {
         return n;
     }
 
-    // each(u, v0, v1) for every packed object u of cells c0 .. c1-1 and each
-    // run v0 .. v1-1 of its candidates: the rest of its cell, then its cell's
-    // forward half neighbourhood.
+    // each(u, v0, v1) for every packed object u and each run v0 .. v1-1 of its
+    // candidates: the rest of its cell, then its cell's forward half
+    // neighbourhood.
     template <class Each>
-    void for_each_run(int64_t c0, int64_t c1, const Each& each) const {
+    void for_each_run(const Each& each) const {
         const int32_t* start = start_.data();
         std::ptrdiff_t runs[4 + 4 * (D == 2 ? 1 : 4)];
-        for (int64_t c = c0; c < c1; ++c) {
+        for (std::ptrdiff_t k = 0; k < n_occupied_; ++k) {
+            const int64_t c = occupied_[k];
             const std::ptrdiff_t end = start[c + 1];
-            if (start[c] == end) continue;
             const int n = neighbourhood(c, runs);
             // The next cell's run follows the cell's own where the row does
             // not wrap there: one run for both.
@@ -278,10 +294,9 @@ class CellPairs {
     }
 
     // Packed object u against packed objects v0 .. v1-1: keeps (u, v) at
-    // pairs[2 * kept] where their shapes touch (with KEEP_ALL, where their
-    // ranges meet) and their filters pass; returns the new kept. pairs must
-    // have room for v1 - v0 more. No branch depends on the data: a
-    // candidate touches about half the time.
+    // pairs[2 * kept] where their shapes touch (circles: are near enough; with
+    // KEEP_ALL, where their ranges meet) and their filters pass, without a
+    // branch on the data; returns the new kept. pairs has room for v1 - v0.
     template <int SHAPES, bool FILTERED, bool KEEP_ALL>
     std::ptrdiff_t test_run(std::ptrdiff_t u, std::ptrdiff_t v0, std::ptrdiff_t v1, int32_t* pairs,
                             std::ptrdiff_t kept) const {
@@ -291,7 +306,7 @@ class CellPairs {
         for (std::ptrdiff_t v = v0; v < v1; ++v) {
             int keep;
             if (KEEP_ALL) keep = ranges_meet(range_[u], range_[v]);
-            else if (SHAPES == CIRCLES) keep = circles_touch<D>(shape, &shape_[std::size_t(v) * NUMBERS]);
+            else if (SHAPES == CIRCLES) keep = circles_overlap<D>(shape, &shape_[std::size_t(v) * NUMBERS]);
             else if (SHAPES == BOXES) keep = boxes_touch<D>(shape, &shape_[std::size_t(v) * NUMBERS]);
             else keep = shapes_touch<D>(shape, box, &shape_[std::size_t(v) * NUMBERS]);
             if (FILTERED) keep &= filters_pass(u, v);
@@ -302,27 +317,39 @@ class CellPairs {
         return kept;
     }
 
-    // Cells c0 .. c1-1 into worker w's buffer from `kept` pairs on; returns
-    // the buffer's new count.
+    // Of worker w's pairs first .. end-1, keeps (in order) those whose circles'
+    // boxes meet, on shapes the search has just read; returns the new end.
+    std::ptrdiff_t keep_meeting_boxes(int w, std::ptrdiff_t first, std::ptrdiff_t end) {
+        int32_t* pairs = found_[w].data();
+        const double* shape = shape_.data();
+        std::ptrdiff_t kept = first;
+        for (std::ptrdiff_t p = first; p < end; ++p) {
+            const int32_t u = (pairs[2 * kept] = pairs[2 * p]), v = (pairs[2 * kept + 1] = pairs[2 * p + 1]);
+            kept += circle_boxes_meet<D>(&shape[std::size_t(u) * NUMBERS], &shape[std::size_t(v) * NUMBERS]);
+        }
+        return kept;
+    }
+
+    // Occupied cells k0 .. k1-1 (of the list) into worker w's buffer from
+    // `kept` pairs on; returns the buffer's new count.
     template <int SHAPES, bool FILTERED, bool KEEP_ALL>
-    std::ptrdiff_t search_cells(int w, int64_t c0, int64_t c1, std::ptrdiff_t kept) {
+    std::ptrdiff_t search_cells(int w, std::ptrdiff_t k0, std::ptrdiff_t k1, std::ptrdiff_t kept) {
         std::vector<int32_t>& found = found_[w];
         const int32_t* start = start_.data();
         std::ptrdiff_t runs[4 + 4 * (D == 2 ? 1 : 4)];
-        for (int64_t c = c0; c < c1; ++c) {
+        for (std::ptrdiff_t k = k0; k < k1; ++k) {
+            const int64_t c = occupied_[k];
             const std::ptrdiff_t begin = start[c], end = start[c + 1];
-            if (begin == end) continue;
             const int n = neighbourhood(c, runs);
             const int joined = runs[0] == end ? 2 : 0;      // as in for_each_run
             const std::ptrdiff_t own_end = joined ? runs[1] : end;
             std::ptrdiff_t more = end - begin;
             for (int r = 0; r < n; r += 2) more += runs[r + 1] - runs[r];
             at_least(found, std::size_t(2 * (kept + (end - begin) * more)));  // room to keep them all
-            int32_t* pairs = found.data();
             for (std::ptrdiff_t u = begin; u < end; ++u) {
-                kept = test_run<SHAPES, FILTERED, KEEP_ALL>(u, u + 1, own_end, pairs, kept);
+                kept = test_run<SHAPES, FILTERED, KEEP_ALL>(u, u + 1, own_end, found.data(), kept);
                 for (int r = joined; r < n; r += 2)
-                    kept = test_run<SHAPES, FILTERED, KEEP_ALL>(u, runs[r], runs[r + 1], pairs, kept);
+                    kept = test_run<SHAPES, FILTERED, KEEP_ALL>(u, runs[r], runs[r + 1], found.data(), kept);
             }
         }
         return kept;
@@ -332,7 +359,7 @@ class CellPairs {
     // in chunk order as ids.
     template <int SHAPES, bool FILTERED, bool KEEP_ALL>
     void search(int workers) {
-        const std::ptrdiff_t n_chunks = (cells() + CHUNK_CELLS - 1) / CHUNK_CELLS;
+        const std::ptrdiff_t n_chunks = (n_occupied_ + CHUNK_CELLS - 1) / CHUNK_CELLS;
         chunks_.assign(std::size_t(n_chunks), Chunk{0, 0, 0});
         at_least(found_, std::size_t(workers));
         std::atomic<std::ptrdiff_t> next(0);
@@ -341,8 +368,9 @@ class CellPairs {
             std::ptrdiff_t kept = 0;
             try {
                 for (std::ptrdiff_t k; (k = next.fetch_add(1)) < n_chunks;) {
-                    const int64_t c0 = k * CHUNK_CELLS, c1 = std::min<int64_t>(c0 + CHUNK_CELLS, cells());
-                    const std::ptrdiff_t end = search_cells<SHAPES, FILTERED, KEEP_ALL>(w, c0, c1, kept);
+                    const std::ptrdiff_t k0 = k * CHUNK_CELLS, k1 = std::min(k0 + CHUNK_CELLS, n_occupied_);
+                    std::ptrdiff_t end = search_cells<SHAPES, FILTERED, KEEP_ALL>(w, k0, k1, kept);
+                    if (SHAPES == CIRCLES && !KEEP_ALL) end = keep_meeting_boxes(w, kept, end);
                     chunks_[k] = Chunk{w, kept, end - kept};
                     kept = end;
                 }

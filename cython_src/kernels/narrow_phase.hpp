@@ -49,13 +49,20 @@ inline int circles_overlap(const double* a, const double* b) noexcept {
     return distance <= rr * rr;
 }
 
-// Two circles (spheres), their boxes first.
+// Whether the boxes of two circles (spheres) meet, each box made as box_of
+// makes it.
 template <int D>
-inline int circles_touch(const double* a, const double* b) noexcept {
+inline int circle_boxes_meet(const double* a, const double* b) noexcept {
     const double ra = a[D], rb = b[D];
     int boxes = 1;
     for (int k = 0; k < D; ++k) boxes &= ((a[k] - ra) <= (b[k] + rb)) & ((b[k] - rb) <= (a[k] + ra));
-    return boxes & circles_overlap<D>(a, b);
+    return boxes;
+}
+
+// Two circles (spheres), their boxes first.
+template <int D>
+inline int circles_touch(const double* a, const double* b) noexcept {
+    return circle_boxes_meet<D>(a, b) & circles_overlap<D>(a, b);
 }
 
 template <int D>
