@@ -15,14 +15,23 @@ inline bool is_circle(const double* s) noexcept {
     return s[D + 1] != s[D + 1];
 }
 
+// A circle's (sphere's) box, written as min corner then max corner. Every
+// circle's box in the core is made here (or computed as here, where a test
+// needs no box of its own), so one rebuilt from the circle is bit for bit
+// the box it had.
+template <int D>
+inline void circle_box_of(const double* center, double r, double* box) noexcept {
+    for (int a = 0; a < D; ++a) {
+        box[a] = center[a] - r;
+        box[D + a] = center[a] + r;
+    }
+}
+
 // A shape's box, written as min corner then max corner.
 template <int D>
 inline void box_of(const double* s, double* box) noexcept {
     if (is_circle<D>(s)) {
-        for (int a = 0; a < D; ++a) {
-            box[a] = s[a] - s[D];
-            box[D + a] = s[a] + s[D];
-        }
+        circle_box_of<D>(s, s[D], box);
     } else {
         for (int a = 0; a < 2 * D; ++a) box[a] = s[a];
     }
