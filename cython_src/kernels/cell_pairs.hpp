@@ -10,9 +10,8 @@
 // once, from one side, however the table wraps the world (it is at least
 // four cells a side).
 //
-// The search visits only the occupied cells, which the sort lists. Circles
-// (spheres) are tested by distance, and the few pairs that pass (one
-// candidate in ten) by their boxes after: circles_touch in two halves.
+// The search visits only the occupied cells, which the sort lists, and tests
+// circles (spheres) by distance, their boxes after: circles_touch in halves.
 //
 // The pass tests the shapes alone: shapes that touch have boxes that meet,
 // so their cell ranges meet too, and objects that only share a table cell by
@@ -192,14 +191,13 @@ class CellPairs {
         int32_t* start = start_.data();
         std::fill(start, start + n_cells + 1, 0);
         for (std::ptrdiff_t k = 0; k < n_; ++k) ++start[in.home[objects[k]] + 1];
-        // The occupied cells, listed without a branch: the search then skips
-        // the empty ones without mispredicting which they are.
-        int32_t* occupied = occupied_.data();
+        // The occupied cells, listed without a branch (the search skips the
+        // empty ones without mispredicting which they are).
         std::ptrdiff_t n_occupied = 0;
         int32_t sum = 0;
         for (std::ptrdiff_t c = 0; c < n_cells; ++c) {
             const int32_t count = start[c + 1];
-            occupied[n_occupied] = int32_t(c);
+            occupied_[n_occupied] = int32_t(c);
             n_occupied += count != 0;
             sum += count;
             start[c + 1] = sum;
@@ -324,7 +322,9 @@ class CellPairs {
         const double* shape = shape_.data();
         std::ptrdiff_t kept = first;
         for (std::ptrdiff_t p = first; p < end; ++p) {
-            const int32_t u = (pairs[2 * kept] = pairs[2 * p]), v = (pairs[2 * kept + 1] = pairs[2 * p + 1]);
+            const int32_t u = pairs[2 * p], v = pairs[2 * p + 1];
+            pairs[2 * kept] = u;
+            pairs[2 * kept + 1] = v;
             kept += circle_boxes_meet<D>(&shape[std::size_t(u) * NUMBERS], &shape[std::size_t(v) * NUMBERS]);
         }
         return kept;
