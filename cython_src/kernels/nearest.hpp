@@ -44,9 +44,6 @@ template <int D>
 class NearestSearch {
   public:
     static constexpr int NUMBERS = 2 * D;
-    // Past this many cells from a grid's origin, a point's cell is not named
-    // exactly, and the level is scanned.
-    static constexpr double PRECISE_CELLS = 281474976710656.0;     // 2 ** 48
 
     NearestSearch(const NearestInput<D>& in, const double* point, std::ptrdiff_t k,
                   double limit, Nearby* best) noexcept
@@ -317,12 +314,11 @@ class NearestSearch {
         for (std::ptrdiff_t j = 0; j < L.n; ++j) {
             const int32_t i = L.members[j];
             if (r >= 0) {
-                const double* s = in_.body + NUMBERS * std::ptrdiff_t(i);
-                const bool circle = is_circle<D>(s);
+                double box[2 * D];
+                box_of<D>(in_.body + NUMBERS * std::ptrdiff_t(i), box);
                 bool seen = true;
                 for (int a = 0; a < D && seen; ++a) {
-                    const double low = circle ? s[a] - s[D] : s[a];
-                    const int64_t home = floor_int(in_cells(L, a, low));
+                    const int64_t home = floor_int(in_cells(L, a, box[a]));
                     seen = ((home - (c[a] - L.span[a] - r)) & mask) < L.span[a] + 2 * r + 1;
                 }
                 if (seen) continue;
