@@ -1,5 +1,6 @@
 """Builds the Cython cores `spatial_hash._core` (2D) and `spatial_hash._core3d` (3D),
-both rendered from the templates in cython_src/ (cython_src/render.py), and the
+both built from the sources in cython_src/ (the templates among them rendered
+per dimension by cython_src/render.py), and the
 node package's `spatial_hash.node._ids_text`; metadata lives in pyproject.toml.
 
 Every loop that takes threads runs on the C++ standard library's (see
@@ -53,15 +54,18 @@ from render import render, render_stubs  # noqa: E402
 
 render(os.path.join("cython_src", "generated"))
 render_stubs(os.path.join("addons", "spatial_hash"))
-# C++: the kernels in cython_src/kernels/ are templates on the dimension.
+# C++: the kernels in cython_src/kernels/ are templates on the dimension. Each
+# core is built with its dimension named (kernels/dimension.hpp); the sources
+# that are no longer templates are included from cython_src/ as they are.
 cores = [Extension("spatial_hash." + module,
-                   sources=["cython_src/generated/%s/%s.pyx" % (folder, module)],
+                   sources=["cython_src/generated/d%d/%s.pyx" % (dimension, module)],
                    include_dirs=["cython_src/kernels"],
+                   define_macros=[("SPATIAL_HASH_DIMENSION", str(dimension))],
                    depends=sorted(glob.glob("cython_src/kernels/*.hpp")),   # rebuilt when they change
                    language="c++",
                    extra_compile_args=["-O3", "-std=c++17", "-pthread"],
                    extra_link_args=["-pthread"])
-         for folder, module in (("d2", "_core"), ("d3", "_core3d"))]
+         for dimension, module in ((2, "_core"), (3, "_core3d"))]
 # The node package's own compiled helper: query results as text for GDScript.
 node_text = Extension("spatial_hash.node._ids_text", sources=["cython_src/ids_text.pyx"],
                       extra_compile_args=["-O3"])
@@ -70,6 +74,7 @@ setup(
     cmdclass={"build_ext": BuildWithProbes},
     ext_modules=cythonize(
         cores + [node_text],
+        include_path=["cython_src"],
         compiler_directives={
             "language_level": 3,
             "boundscheck": False,

@@ -1,9 +1,12 @@
 """Render the core's Tempita templates (`*.in` here) once per dimension.
 
 The 2D core (`spatial_hash._core`) and the 3D core (`spatial_hash._core3d`) are
-one source: each template is rendered with the names of its dimension below,
-into a folder per dimension that holds a module's `.pyx`, its include files and
-its `spatial_hash/<module>.pxd`. Run as a script to render into a folder:
+one source. What names nothing per dimension is plain Cython over D axes
+(`*.pxi` here, included as it is); the templates say what Python sees, which
+differs: class and method names, arguments, docstrings. Each template is
+rendered with the names of its dimension below, into a folder per dimension
+that holds a module's `.pyx`, its templated include files and its
+`spatial_hash/<module>.pxd`. Run as a script to render into a folder:
 
     python cython_src/render.py OUT_DIR
 """
@@ -80,6 +83,11 @@ def render(out_dir):
             # Unchanged files keep their times, so Cython rebuilds only what changed.
             if not target.exists() or target.read_text() != text:
                 target.write_text(text)
+        # A file that is no longer a template is included from cython_src/
+        # itself: a stale rendering beside the module would shadow it.
+        for stale in folder.glob("*.pxi"):
+            if not (HERE / (stale.name + ".in")).exists():
+                stale.unlink()
     return out_dir
 
 

@@ -150,3 +150,24 @@ def test_collision_system_keeps_position_on_rejected_move():
 def re_escape(text):
     import re
     return re.escape(text)
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda g: g.insert_rect(0.0, NAN, 1.0, 1.0), "y must be a finite number, got nan"),
+    (lambda g: g.insert_rect(0.0, 0.0, 1.0, -2.0),
+     "height must be a finite number >= 0 (with y + height finite), got -2.0"),
+    (lambda g: g.insert_circle(0.0, 1e308, 1e308),
+     "radius must be a finite number >= 0 (with x, y ± radius finite), got 1e+308"),
+    (lambda g: g.insert_rect(0.0, 3e9, 1.0, 1.0),
+     "y=3000000000.0 lies too far from the origin for cell_size=1.0"),
+    (lambda g: g.query_swept(0.0, 0.0, 0.0, NAN, 1.0, 1.0), "path end y must be a finite number"),
+    (lambda g: g.raycast(0.0, 0.0, 3e9, 0.0), "ray x=3000000000.0 lies too far"),
+])
+def test_the_core_names_the_axis_and_the_value(call, message):
+    """Each axis's check is written once for both dimensions: the message names
+    the axis (and its size) that failed, and the grid is left as it was."""
+    grid = UniformGrid(1.0)
+    grid.insert_rect(1.0, 1.0, 2.0, 2.0)
+    with pytest.raises(ValueError, match=re_escape(message)):
+        call(grid)
+    assert grid.ids() == [0] and grid.bounds(0) == (1.0, 1.0, 2.0, 2.0)

@@ -31,6 +31,7 @@ def build(folder, dimension=2):
     # declares the kernels' classes.
     extension = Extension(name, [str(source)], language="c++",
                           include_dirs=[str(CORE_SOURCES / "kernels")],
+                          define_macros=[("SPATIAL_HASH_DIMENSION", str(dimension))],
                           extra_compile_args=["-std=c++17"])
     distribution = Distribution({"ext_modules": cythonize(
         [extension], include_path=[str(interface)], build_dir=str(folder / "c"), quiet=True)})

@@ -10,7 +10,7 @@ STATS_KEYS = ("objects", "active_cells", "memberships", "avg_objects_per_cell",
 
 
 cdef dict occupancy(Py_ssize_t objects, Py_ssize_t cells, Py_ssize_t members, Py_ssize_t most,
-                    Py_ssize_t large, Py_ssize_t probe, list levels, SpatialIndex{{SUFFIX}} index):
+                    Py_ssize_t large, Py_ssize_t probe, list levels, _PairSearch index):
     """A stats() dict in the shared schema, with the index's pair-pass counters;
     the caller holds the index's claim."""
     index._resolve_broad_phase()
@@ -20,56 +20,40 @@ cdef dict occupancy(Py_ssize_t objects, Py_ssize_t cells, Py_ssize_t members, Py
 
 
 
-{{if D == 2}}
-cdef inline int64_t cell_key(int32_t cx, int32_t cy) noexcept nogil:
-    return (<int64_t>cx << 32) | <int64_t>(<uint32_t>cy)
-
-
 cdef object covered_cells(const CellRange* ranges, const int32_t* members, Py_ssize_t n):
     """(keys, counts): every cell covered by the ranges ranges[members[k]] for
-    k < n (ranges[k] if members is NULL), as cx << 32 | (cy mod 2**32) in
-    ascending order, and how many of them cover it."""
-    cdef Py_ssize_t k, m = 0
-    cdef int32_t cx, cy
+    k < n (ranges[k] if members is NULL), in ascending order, and how many of
+    them cover it. In 2D a cell's key is cx << 32 | (cy mod 2**32); in 3D, whose
+    three coordinates of 31 bits do not fit in 64, the row (cx, cy, cz) of an
+    (m, 3) array."""
+    cdef Py_ssize_t k, m = 0, cells
+    cdef int64_t cx, cy, cz, z0, z1
+    cdef int a
     cdef const CellRange* r
     for k in range(n):
         r = &ranges[members[k] if members != NULL else k]
-        m += (<Py_ssize_t>r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1)
-    keys = np.empty(m, dtype=np.int64)
-    cdef int64_t[::1] out = keys
+        cells = 1
+        for a in range(D):
+            cells *= <Py_ssize_t>r.hi[a] - r.lo[a] + 1
+        m += cells
+    rows = np.empty((m, D), dtype=np.int32)
+    cdef int32_t[:, ::1] out = rows
     m = 0
     for k in range(n):
         r = &ranges[members[k] if members != NULL else k]
-        for cy in range(r.y0, r.y1 + 1):
-            for cx in range(r.x0, r.x1 + 1):
-                out[m] = cell_key(cx, cy)
-                m += 1
-    return np.unique(keys, return_counts=True)
-{{else}}
-cdef object covered_cells(const CellRange* ranges, const int32_t* members, Py_ssize_t n):
-    """(keys, counts): every cell covered by the ranges ranges[members[k]] for
-    k < n (ranges[k] if members is NULL), as the rows (cx, cy, cz) of an (m, 3)
-    array in ascending order, and how many of them cover it. Rows, not packed
-    keys: three coordinates of 31 bits do not fit in 64."""
-    cdef Py_ssize_t k, m = 0
-    cdef int32_t cx, cy, cz
-    cdef const CellRange* r
-    for k in range(n):
-        r = &ranges[members[k] if members != NULL else k]
-        m += (<Py_ssize_t>r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1) * (r.z1 - r.z0 + 1)
-    keys = np.empty((m, 3), dtype=np.int32)
-    cdef int32_t[:, ::1] out = keys
-    m = 0
-    for k in range(n):
-        r = &ranges[members[k] if members != NULL else k]
-        for cz in range(r.z0, r.z1 + 1):
-            for cy in range(r.y0, r.y1 + 1):
-                for cx in range(r.x0, r.x1 + 1):
-                    out[m, 0] = cx
-                    out[m, 1] = cy
-                    out[m, 2] = cz
+        z0 = r.lo[D - 1] if D == 3 else 0      # 2D: one layer
+        z1 = r.hi[D - 1] if D == 3 else 0
+        for cz in range(z0, z1 + 1):
+            for cy in range(r.lo[1], r.hi[1] + 1):
+                for cx in range(r.lo[0], r.hi[0] + 1):
+                    out[m, 0] = <int32_t>cx
+                    out[m, 1] = <int32_t>cy
+                    out[m, D - 1] = <int32_t>(cz if D == 3 else cy)
                     m += 1
-    return unique_rows(keys)
+    if D == 2:
+        return np.unique((rows[:, 0].astype(np.int64) << 32) | (rows[:, 1].astype(np.int64) & 0xFFFFFFFF),
+                         return_counts=True)
+    return unique_rows(rows)
 
 
 cdef object unique_rows(object keys):
@@ -89,4 +73,3 @@ cdef object unique_rows(object keys):
     rows = keys[np.lexsort((keys[:, 2], keys[:, 1], keys[:, 0]))]
     starts = np.flatnonzero(np.concatenate(([True], (rows[1:] != rows[:-1]).any(axis=1))))
     return np.ascontiguousarray(rows[starts]), np.diff(np.append(starts, len(rows)))
-{{endif}}

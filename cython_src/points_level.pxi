@@ -7,85 +7,70 @@
 cdef double ALONE_SHARE = 0.6
 
 
+cdef inline uint64_t axis_hash(int a) noexcept nogil:
+    """The odd multiplier that mixes axis a's coordinate into a cell's hash."""
+    return 0x9E3779B97F4A7C15 if a == 0 else (0xC2B2AE3D27D4EB4F if a == 1 else 0x165667B19E3779F9)
+
+
 cdef Py_ssize_t distinct_cells(const int64_t* corners, Py_ssize_t n, int32_t shift) noexcept nogil:
-{{if D == 2}}
-    """How many distinct cells (x >> shift, y >> shift) the n pairs (x, y) in
-    `corners` name (an open-addressing count); -1 if out of memory."""
-    cdef Py_ssize_t k, slots = 16, count = 0
-    cdef uint64_t h, mask
-    cdef int64_t x, y
-{{else}}
-    """How many distinct cells (x >> shift, y >> shift, z >> shift) the n
-    triples (x, y, z) in `corners` name (an open-addressing count); -1 if out
+    """How many distinct cells (x >> shift, y >> shift[, z >> shift]) the n
+    points (x, y[, z]) in `corners` name (an open-addressing count); -1 if out
     of memory."""
     cdef Py_ssize_t k, slots = 16, count = 0
     cdef uint64_t h, mask
-    cdef int64_t x, y, z
-{{endif}}
+    cdef int64_t cell[D]
+    cdef int a
+    cdef bint same
     cdef int64_t* keys
     cdef uint8_t* used
     while slots < 2 * n:
         slots *= 2
     mask = <uint64_t>(slots - 1)
-    keys = <int64_t*>malloc({{D}} * slots * sizeof(int64_t))
+    keys = <int64_t*>malloc(D * slots * sizeof(int64_t))
     used = <uint8_t*>calloc(slots, 1)
     if keys == NULL or used == NULL:
         free(keys)
         free(used)
         return -1
     for k in range(n):
-{{if D == 2}}
-        x = corners[2 * k] >> shift
-        y = corners[2 * k + 1] >> shift
-        h = ((<uint64_t>x * <uint64_t>0x9E3779B97F4A7C15) ^ (<uint64_t>y * <uint64_t>0xC2B2AE3D27D4EB4F)) >> 20
+        h = 0
+        for a in range(D):
+            cell[a] = corners[D * k + a] >> shift
+            h ^= <uint64_t>cell[a] * axis_hash(a)
+        h >>= 20
         while True:
             h &= mask
             if not used[h]:
                 used[h] = 1
-                keys[2 * h] = x
-                keys[2 * h + 1] = y
+                for a in range(D):
+                    keys[D * h + a] = cell[a]
                 count += 1
                 break
-            if keys[2 * h] == x and keys[2 * h + 1] == y:
+            same = True
+            for a in range(D):
+                same &= keys[D * h + a] == cell[a]
+            if same:
                 break
-{{else}}
-        x = corners[3 * k] >> shift
-        y = corners[3 * k + 1] >> shift
-        z = corners[3 * k + 2] >> shift
-        h = ((<uint64_t>x * <uint64_t>0x9E3779B97F4A7C15) ^ (<uint64_t>y * <uint64_t>0xC2B2AE3D27D4EB4F)
-             ^ (<uint64_t>z * <uint64_t>0x165667B19E3779F9)) >> 20
-        while True:
-            h &= mask
-            if not used[h]:
-                used[h] = 1
-                keys[3 * h] = x
-                keys[3 * h + 1] = y
-                keys[3 * h + 2] = z
-                count += 1
-                break
-            if keys[3 * h] == x and keys[3 * h + 1] == y and keys[3 * h + 2] == z:
-                break
-{{endif}}
             h += 1
     free(keys)
     free(used)
     return count
 
 
-cdef double alone_share(HierarchicalGrid{{SUFFIX}} g, const double* corners, Py_ssize_t n, int32_t exponent,
+cdef double alone_share(HierarchicalGridD g, const double* corners, Py_ssize_t n, int32_t exponent,
                          int64_t* cells) noexcept nogil:
-    """The share of the n points ({{each('{a}')}}) in `corners` that would be alone in
-    the cells of level `exponent`, -1 if out of memory; `cells` has room for
-    n cell {{'pairs' if D == 2 else 'triples'}}."""
+    """The share of the n points in `corners` (D numbers each) that would be
+    alone in the cells of level `exponent`, -1 if out of memory; `cells` has
+    room for D numbers per point."""
     cdef double inv = 1.0 / g._cell_of_exponent(exponent)
     cdef Py_ssize_t k, distinct
-    for k in range({{D}} * n):
+    for k in range(D * n):
         cells[k] = floor_int(corners[k] * inv)
     distinct = distinct_cells(cells, n, 0)
     return <double>distinct / <double>n if distinct >= 0 else -1.0
 
 
-cdef void respace(HierarchicalGrid{{SUFFIX}} g) noexcept nogil:
+cdef void respace(HierarchicalGridD g) noexcept nogil:
     """Give the points (objects of no extent, which fit any level) the level
     whose cells suit their spacing: the coarsest in which ALONE_SHARE of
     them are still alone (counting the distinct cells they fall in), found
@@ -104,16 +89,14 @@ cdef void respace(HierarchicalGrid{{SUFFIX}} g) noexcept nogil:
     g.spacing_due = False
     if g.n_live < SPACING_SAMPLE:
         return
-    corners = <double*>malloc({{D}} * g.n_live * sizeof(double))
-    cells = <int64_t*>malloc({{D}} * g.n_live * sizeof(int64_t))
+    corners = <double*>malloc(D * g.n_live * sizeof(double))
+    cells = <int64_t*>malloc(D * g.n_live * sizeof(int64_t))
     if corners != NULL and cells != NULL:
         for i in range(g.obj_hi):
             if g.live[i]:
                 shape_box(&g.body[i], &box)
                 if g._need(&box) == 0.0:
-{{for i, a in enumerate(AXES)}}
-                    corners[{{D}} * m{{' + %d' % i if i else ''}}] = box.min{{a}}
-{{endfor}}
+                    memcpy(corners + D * m, box.lo, sizeof(box.lo))
                     m += 1
     if m >= SPACING_SAMPLE:
         start = exponent = g.point_exponent if g.has_point_level else \

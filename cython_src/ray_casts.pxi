@@ -1,12 +1,3 @@
-{{py:
-def shown(names):
-    # f-string fields showing each name's repr, for the messages below
-    return ', '.join('{%s!r}' % name for name in names)
-START = [a + '0' for a in AXES]
-END = [a + '1' for a in AXES]
-RAY_START = each('rows[j, {i}]')
-RAY_END = each('rows[j, {j}]')
-}}
 # Ray casts: a ray is a swept query of a point, whose candidates are met
 # exactly (ray_hits_shape) and sorted, earliest first.
 
@@ -20,36 +11,37 @@ cdef int earlier_first(const void* a, const void* b) noexcept nogil:
     return (p.id > q.id) - (p.id < q.id)
 
 
-cdef int check_ray({{each('double {a}0')}}, {{each('double {a}1')}}, str where="") except -1:
-    if not ({{each('isfinite({a}0)', ' and ')}}):
-        raise ValueError(f"{where}ray start must be finite, got ({{shown(START)}})")
-    if not ({{each('isfinite({a}1)', ' and ')}}):
-        raise ValueError(f"{where}ray end must be finite, got ({{shown(END)}})")
+cdef int check_ray(const double* start, const double* end, str where="") except -1:
+    cdef int a
+    for a in range(D):
+        if not isfinite(start[a]):
+            raise ValueError(f"{where}ray start must be finite, got ({shown(start)})")
+    for a in range(D):
+        if not isfinite(end[a]):
+            raise ValueError(f"{where}ray end must be finite, got ({shown(end)})")
     return 0
 
 
-cdef int aim_ray(_Queries index, {{each('double {a}0')}}, {{each('double {a}1')}},
-                 uint32_t layers, Query* q) noexcept nogil:
-    """q as a swept query of the point ({{each('{a}0')}}) to ({{each('{a}1')}}) on `layers`:
-    INPUT_OK, TOO_LONG if the path's length overflows, or the index's {{each('FAR_{A}', ' / ')}}."""
+cdef int aim_ray(_Queries index, const double* start, const double* end, uint32_t layers,
+                 Query* q) noexcept nogil:
+    """q as a swept query of the point `start` to the point `end` on `layers`:
+    INPUT_OK, TOO_LONG if the path's length overflows, or the index's TOO_FAR + axis."""
+    cdef int a
     index._aim(q, Q_SWEPT, layers)
-{{for a in AXES}}
-    q.box.min{{a}} = q.box.max{{a}} = {{a}}0
-{{endfor}}
-{{for a in AXES}}
-    q.d{{a}} = {{a}}1 - {{a}}0
-{{endfor}}
-    if not ({{each('isfinite(q.d{a})', ' and ')}}):
-        return TOO_LONG
+    for a in range(D):
+        q.box.lo[a] = q.box.hi[a] = start[a]
+        q.along[a] = end[a] - start[a]
+        if not isfinite(q.along[a]):
+            return TOO_LONG
     return index._prepare_query(q)
 
 
-cdef int raise_ray_error(_Queries index, int code, str where, {{each('double {a}0')}},
-                         {{each('double {a}1')}}) except -1:
+cdef int raise_ray_error(_Queries index, int code, str where, const double* start,
+                         const double* end) except -1:
+    cdef double no_size[D]
     if code == TOO_LONG:
-        raise ValueError(f"{where}from ({{shown(START)}}) "
-                         f"to ({{shown(END)}}) is too long")
-    raise input_error(code, where, {{each('{a}1')}}, {{each('0.0')}}, index._cell_hint())
+        raise ValueError(f"{where}from ({shown(start)}) to ({shown(end)}) is too long")
+    raise input_error(code, where, end, axes_of(no_size, 0.0, 0.0, 0.0), index._cell_hint())
 
 
 cdef Py_ssize_t collect_hits(_Queries index, Query* q) noexcept nogil:
@@ -58,31 +50,33 @@ cdef Py_ssize_t collect_hits(_Queries index, Query* q) noexcept nogil:
     by the cells it crosses, then met exactly; -1 if out of memory."""
     cdef Py_ssize_t j, n = 0
     cdef int32_t i
-    cdef double start[{{D}}]
-    cdef double along[{{D}}]
-    {{each('start[{i}] = q.box.min{a}', '\n    ')}}
-    {{each('along[{i}] = q.d{a}', '\n    ')}}
+    cdef double start[D]
+    cdef double along[D]
+    cdef int a
+    for a in range(D):      # copied, so that no write to ray_hits can alias them
+        start[a] = q.box.lo[a]
+        along[a] = q.along[a]
     index._collect(q)
     if grow_array(<void**>&index.ray_hits, &index.ray_hits_cap, index.out_n, sizeof(RayHit)) < 0:
         return -1
     for j in range(index.out_n):
         i = index.out[j]
-        if ray_hits_shape(&index.body[i].p0, start, along, &index.ray_hits[n]):
+        if ray_hits_shape(index.body[i].p, start, along, &index.ray_hits[n]):
             index.ray_hits[n].id = i
             n += 1
     qsort(index.ray_hits, n, sizeof(RayHit), earlier_first)
     return n
 
 
-cdef Py_ssize_t cast_ray(_Queries index, {{each('double {a}0')}}, {{each('double {a}1')}},
+cdef Py_ssize_t cast_ray(_Queries index, const double* start, const double* end,
                          object mask) except -1:
     cdef Query q
     cdef Py_ssize_t n
     cdef uint32_t layers = check_bits(mask, "mask")
-    check_ray({{each('{a}0')}}, {{each('{a}1')}})
-    code = aim_ray(index, {{each('{a}0')}}, {{each('{a}1')}}, layers, &q)
+    check_ray(start, end)
+    code = aim_ray(index, start, end, layers, &q)
     if code:
-        raise_ray_error(index, code, "ray ", {{each('{a}0')}}, {{each('{a}1')}})
+        raise_ray_error(index, code, "ray ", start, end)
     with nogil:
         n = collect_hits(index, &q)
     if n < 0:
@@ -92,14 +86,14 @@ cdef Py_ssize_t cast_ray(_Queries index, {{each('double {a}0')}}, {{each('double
 
 cdef tuple hit_tuple(_Queries index, Py_ssize_t j):
     cdef const RayHit* h = &index.ray_hits[j]
-    return (handle_of(index.handles, h.id), h.fraction, ({{each('h.point[{i}]')}}),
-            ({{each('h.normal[{i}]')}}))
+    return (handle_of(index.handles, h.id), h.fraction, axes_tuple(h.point),
+            axes_tuple(h.normal))
 
 
 cdef tuple cast_rays(_Queries index, rays, bint all_hits, object mask):
     """raycast_many's work (which documents it)."""
     cdef uint32_t layers = check_bits(mask, "mask")
-    cdef const double[:, ::1] rows = as_rows(rays, {{2 * D}}, "rays")
+    cdef const double[:, ::1] rows = as_rows(rays, 2 * D, "rays")
     cdef Py_ssize_t j, m = rows.shape[0], total = 0, n = 0, k
     cdef Query q
     cdef int code = 0
@@ -109,20 +103,19 @@ cdef tuple cast_rays(_Queries index, rays, bint all_hits, object mask):
     cdef double[::1] dest_fractions
     cdef double[:, ::1] dest_points, dest_normals
     for j in range(m):
-        check_ray({{RAY_START}}, {{RAY_END}}, f"rays[{j}]: ")
+        check_ray(&rows[j, 0], &rows[j, D], f"rays[{j}]: ")
     cdef Claim claim
     index._claim(claim)
     for j in range(m):
-        code = aim_ray(index, {{RAY_START}}, {{RAY_END}}, layers, &q)
+        code = aim_ray(index, &rows[j, 0], &rows[j, D], layers, &q)
         if code:
-            raise_ray_error(index, code, f"rays[{j}]: ray ", {{RAY_START}},
-                            {{RAY_END}})
+            raise_ray_error(index, code, f"rays[{j}]: ray ", &rows[j, 0], &rows[j, D])
     offsets = np.empty(m + 1, dtype=np.int64)
     off = offsets
     with nogil:
         off[0] = 0
         for j in range(m):
-            aim_ray(index, {{RAY_START}}, {{RAY_END}}, layers, &q)
+            aim_ray(index, &rows[j, 0], &rows[j, D], layers, &q)
             n = collect_hits(index, &q)
             if n > 1 and not all_hits:
                 n = 1
@@ -139,14 +132,14 @@ cdef tuple cast_rays(_Queries index, rays, bint all_hits, object mask):
         raise MemoryError()
     ids = np.empty(total, dtype=np.int32)
     fractions = np.empty(total, dtype=np.float64)
-    points = np.empty((total, {{D}}), dtype=np.float64)
-    normals = np.empty((total, {{D}}), dtype=np.float64)
+    points = np.empty((total, D), dtype=np.float64)
+    normals = np.empty((total, D), dtype=np.float64)
     dest_ids, dest_fractions, dest_points, dest_normals = ids, fractions, points, normals
     kept = <RayHit*>index.batch_results
     for k in range(total):
         dest_ids[k] = kept[k].id
         dest_fractions[k] = kept[k].fraction
-        for j in range({{D}}):
+        for j in range(D):
             dest_points[k, j] = kept[k].point[j]
             dest_normals[k, j] = kept[k].normal[j]
     return offsets, ids, fractions, points, normals

@@ -1,5 +1,5 @@
 # The hierarchical grid's pair pass, as functions over the grid (typed as the
-# final HierarchicalGrid{{SUFFIX}}, so what they call on it is a direct call): each
+# final HierarchicalGridD, so what they call on it is a direct call): each
 # level's objects are packed in cell order, the pairs within a level are found
 # by looking back over half of each cell's neighbourhood, and each object meets
 # the coarser levels only (never downward), on the grid's threads, chunk by
@@ -39,13 +39,16 @@ cdef inline Py_ssize_t test_run(const Shape* shape, const Box* box, int32_t a, c
     return candidates
 
 
-cdef int cover_level(HierarchicalGrid{{SUFFIX}} g, Level* M) noexcept nogil:
+cdef int cover_level(HierarchicalGridD g, Level* M) noexcept nogil:
     """Set M's cover bits: every sub-cell each of its objects' boxes overlaps."""
-    cdef int32_t bits = {{6 // D}}
-    cdef int64_t mask, {{each('s{a}')}}, {{each('s{a}0, s{a}1')}}, b
+    cdef int32_t bits = 6 // D
+    cdef int64_t mask, sx, sy, sz, b
+    cdef int64_t s0[3]      # the sub-cells of a box, from s0 to s1 (2D: one layer, z = 0)
+    cdef int64_t s1[3]
     cdef Py_ssize_t k, words
+    cdef int a
     cdef Box box
-    while (<Py_ssize_t>1) << ({{D}} * bits) < COVER_BITS_PER_OBJECT * M.n and bits < COVER_MAX_BITS:
+    while (<Py_ssize_t>1) << (D * bits) < COVER_BITS_PER_OBJECT * M.n and bits < COVER_MAX_BITS:
         bits += 1
     words = occupancy_words(bits)
     if grow_array(<void**>&M.cover, &M.cover_cap, words, sizeof(uint64_t)) < 0:
@@ -53,33 +56,24 @@ cdef int cover_level(HierarchicalGrid{{SUFFIX}} g, Level* M) noexcept nogil:
     memset(M.cover, 0, words * sizeof(uint64_t))
     M.cover_bits = bits
     mask = ((<int64_t>1) << bits) - 1
+    s0[2] = s1[2] = 0
     for k in range(M.n):
         shape_box(&M.packed[k], &box)
-{{for a in AXES}}
-        s{{a}}0 = floor_int(box.min{{a}} * M.cover_inv)
-        s{{a}}1 = floor_int(box.max{{a}} * M.cover_inv)
-{{endfor}}
-        # A box wider than the table sets every column: clip, not wrap twice.
-{{for a in AXES}}
-        if s{{a}}1 - s{{a}}0 > mask:
-            s{{a}}1 = s{{a}}0 + mask
-{{endfor}}
-{{if D == 2}}
-        for sy in range(sy0, sy1 + 1):
-            for sx in range(sx0, sx1 + 1):
-                b = ((sy & mask) << bits) | (sx & mask)
-                M.cover[b >> 6] |= (<uint64_t>1) << (b & 63)
-{{else}}
-        for sz in range(sz0, sz1 + 1):
-            for sy in range(sy0, sy1 + 1):
-                for sx in range(sx0, sx1 + 1):
+        for a in range(D):
+            s0[a] = floor_int(box.lo[a] * M.cover_inv)
+            s1[a] = floor_int(box.hi[a] * M.cover_inv)
+            # A box wider than the table sets every column: clip, not wrap twice.
+            if s1[a] - s0[a] > mask:
+                s1[a] = s0[a] + mask
+        for sz in range(s0[2], s1[2] + 1):
+            for sy in range(s0[1], s1[1] + 1):
+                for sx in range(s0[0], s1[0] + 1):
                     b = ((((sz & mask) << bits) | (sy & mask)) << bits) | (sx & mask)
                     M.cover[b >> 6] |= (<uint64_t>1) << (b & 63)
-{{endif}}
     return 0
 
 
-cdef int hierarchical_pair_pass(HierarchicalGrid{{SUFFIX}} g) noexcept nogil:
+cdef int hierarchical_pair_pass(HierarchicalGridD g) noexcept nogil:
     """Pack every level, cut the levels' occupied cells into chunks, find each
     chunk's pairs (on up to `threads` threads: chunks only read the packed
     levels and write their own buffers), then join the buffers in chunk order,
@@ -143,40 +137,29 @@ cdef int hierarchical_pair_pass(HierarchicalGrid{{SUFFIX}} g) noexcept nogil:
 
 cdef Py_ssize_t chunks_pairs(void* grid, Py_ssize_t first, Py_ssize_t end) noexcept nogil:
     """for_each_chunk's work: the pairs of the (borrowed) grid's chunks first .. end-1."""
-    pairs_of_chunks(<HierarchicalGrid{{SUFFIX}}>grid, first, end)
+    pairs_of_chunks(<HierarchicalGridD>grid, first, end)
     return 0
 
 
-cdef void pairs_of_chunks(HierarchicalGrid{{SUFFIX}} g, Py_ssize_t first, Py_ssize_t end) noexcept nogil:
+cdef void pairs_of_chunks(HierarchicalGridD g, Py_ssize_t first, Py_ssize_t end) noexcept nogil:
     cdef Py_ssize_t k
     for k in range(first, end):
         chunk_pairs(g, &g.chunks[k])
 
 
-cdef void chunk_pairs(HierarchicalGrid{{SUFFIX}} g, PairChunk* out) noexcept nogil:
-{{if D == 2}}
+cdef void chunk_pairs(HierarchicalGridD g, PairChunk* out) noexcept nogil:
     """The pairs of the objects in one chunk of one level's occupied cells:
     within the level the rest of each cell and the half of its neighbourhood
-    behind it (the three cells of the row above, the cell to the left), so
-    each pair of cells meets once; then across levels, upward only, one
-    coarser level at a time."""
-{{else}}
-    """The pairs of the objects in one chunk of one level's occupied cells:
-    within the level the rest of each cell and the half of its neighbourhood
-    behind it (the nine cells of the layer below, the three of the row above,
-    the cell to the left), so each pair of cells meets once (the table is at
-    least 16 cells a side, so no two of a cell's neighbours are one cell);
-    then across levels, upward only, one coarser level at a time."""
-{{endif}}
+    behind it (in 3D the nine cells of the layer below; the three cells of the
+    row above, the cell to the left), so each pair of cells meets once (the
+    table is at least 16 cells a side, so no two of a cell's neighbours are one
+    cell); then across levels, upward only, one coarser level at a time."""
     cdef const Level* L = &g.levels[g.order[out.rank]]
     cdef Py_ssize_t up, u, w, nth, start, end, tested = 0, t
-{{if D == 2}}
-    cdef Py_ssize_t behind[8]     # the row above's runs, then the left cell's
-{{else}}
-    # The runs of the layer below's three rows, the row above's, the left cell's.
+    # The runs of the cells behind: in 3D the layer below's three rows; the row
+    # above's, the left cell's.
     cdef Py_ssize_t behind[20]
     cdef int64_t x, y, z
-{{endif}}
     cdef const Level* ups[UPWARD_GROUP]
     cdef int n_up, k, n_behind
     cdef int64_t c
@@ -198,22 +181,16 @@ cdef void chunk_pairs(HierarchicalGrid{{SUFFIX}} g, PairChunk* out) noexcept nog
             start = L.cell_start[nth]
             end = L.cell_start[nth + 1]
             nth += 1
-{{if D == 2}}
-            n_behind = row_runs(L, (((c >> L.wbits) - 1) & L.mask) << L.wbits,
-                                (c & L.mask) - 1, (c & L.mask) + 1, behind)
-            n_behind += row_runs(L, c & ~L.mask, (c & L.mask) - 1, (c & L.mask) - 1,
-                                 behind + n_behind)
-{{else}}
             x = c & L.mask
             y = (c >> L.wbits) & L.mask
-            z = c >> (2 * L.wbits)
+            z = c >> (2 * L.wbits)      # 0 in 2D
             n_behind = 0
-            for k in range(-1, 2):
-                n_behind += row_runs(L, wrapped_cell(L, 0, y + k, z - 1), x - 1, x + 1,
-                                     behind + n_behind)
+            if D == 3:
+                for k in range(-1, 2):
+                    n_behind += row_runs(L, wrapped_cell(L, 0, y + k, z - 1), x - 1, x + 1,
+                                         behind + n_behind)
             n_behind += row_runs(L, wrapped_cell(L, 0, y - 1, z), x - 1, x + 1, behind + n_behind)
             n_behind += row_runs(L, c & ~L.mask, x - 1, x - 1, behind + n_behind)
-{{endif}}
             for u in range(start, end):
                 a = L.packed_id[u]
                 shape = &L.packed[u]
@@ -242,7 +219,7 @@ cdef void chunk_pairs(HierarchicalGrid{{SUFFIX}} g, PairChunk* out) noexcept nog
     out.tested = tested
 
 
-cdef Py_ssize_t upward_pairs(HierarchicalGrid{{SUFFIX}} g, Py_ssize_t start, Py_ssize_t end, const Level* L,
+cdef Py_ssize_t upward_pairs(HierarchicalGridD g, Py_ssize_t start, Py_ssize_t end, const Level* L,
                              const Level** ups, int n_up, PairChunk* out) noexcept nogil:
     """Test L's packed objects start .. end-1 against the coarser levels ups:
     each object against the objects of the cells that can reach it, unless
@@ -252,18 +229,12 @@ cdef Py_ssize_t upward_pairs(HierarchicalGrid{{SUFFIX}} g, Py_ssize_t start, Py_
     out of memory."""
     cdef const Level* M
     cdef double pad
-{{if D == 2}}
-    cdef int64_t mask, side, ux0, ux1, uy, uy0, uy1
-    cdef int64_t sx, sy, sx0, sx1, sy0, sy1, b
-{{else}}
-    cdef int64_t mask, side, ux0, ux1, uy, uy0, uy1, uz, uz0, uz1
-    cdef int64_t sx, sy, sz, sx0, sx1, sy0, sy1, sz0, sz1, b, sbits, smask
-{{endif}}
-{{if D == 2}}
-    cdef int32_t bits, a
-{{else}}
+    cdef int64_t mask, side, b, sbits, smask, sx, sy, sz, uy, uz
+    # A box's sub-cells in a cover, s*0 .. s*1, and the cells of a coarser
+    # level whose objects can reach it, u*0 .. u*1 (2D: one layer, z = 0).
+    cdef int64_t sx0, sx1, sy0, sy1, sz0 = 0, sz1 = 0
+    cdef int64_t ux0, ux1, uy0, uy1, uz0 = 0, uz1 = 0
     cdef int32_t a
-{{endif}}
     cdef Py_ssize_t u, j, n = end - start, tested = 0, t = 0
     cdef Py_ssize_t runs[4]
     cdef int k, n_runs
@@ -292,23 +263,15 @@ cdef Py_ssize_t upward_pairs(HierarchicalGrid{{SUFFIX}} g, Py_ssize_t start, Py_
         for m in range(n_up):
             covered = 1
             if cover_bits[m]:
-{{for a in AXES}}
-                s{{a}}0 = floor_int(box.min{{a}} * cover_inv[m])
-                s{{a}}1 = floor_int(box.max{{a}} * cover_inv[m])
-{{endfor}}
-{{if D == 2}}
-                if sx0 == sx1 and sy0 == sy1:     # most finer objects: one sub-cell
-                    b = ((sy0 & cover_mask[m]) << cover_bits[m]) | (sx0 & cover_mask[m])
-                    covered = (cover[m][b >> 6] >> (b & 63)) & 1
-                elif (sx1 - sx0 + 1) * (sy1 - sy0 + 1) <= COVER_CHECKS:
-                    covered = 0
-                    for sy in range(sy0, sy1 + 1):
-                        for sx in range(sx0, sx1 + 1):
-                            b = ((sy & cover_mask[m]) << cover_bits[m]) | (sx & cover_mask[m])
-                            covered = covered | ((cover[m][b >> 6] >> (b & 63)) & 1)
-{{else}}
                 sbits = cover_bits[m]
                 smask = cover_mask[m]
+                sx0 = floor_int(box.lo[0] * cover_inv[m])
+                sx1 = floor_int(box.hi[0] * cover_inv[m])
+                sy0 = floor_int(box.lo[1] * cover_inv[m])
+                sy1 = floor_int(box.hi[1] * cover_inv[m])
+                if D == 3:
+                    sz0 = floor_int(box.lo[D - 1] * cover_inv[m])
+                    sz1 = floor_int(box.hi[D - 1] * cover_inv[m])
                 if sx0 == sx1 and sy0 == sy1 and sz0 == sz1:     # most finer objects: one sub-cell
                     b = ((((sz0 & smask) << sbits) | (sy0 & smask)) << sbits) | (sx0 & smask)
                     covered = (cover[m][b >> 6] >> (b & 63)) & 1
@@ -319,7 +282,6 @@ cdef Py_ssize_t upward_pairs(HierarchicalGrid{{SUFFIX}} g, Py_ssize_t start, Py_
                             for sx in range(sx0, sx1 + 1):
                                 b = ((((sz & smask) << sbits) | (sy & smask)) << sbits) | (sx & smask)
                                 covered = covered | ((cover[m][b >> 6] >> (b & 63)) & 1)
-{{endif}}
             out.passed[m * n + n_passed[m]] = u
             n_passed[m] += covered
     for m in range(n_up):
@@ -329,9 +291,6 @@ cdef Py_ssize_t upward_pairs(HierarchicalGrid{{SUFFIX}} g, Py_ssize_t start, Py_
         pad = M.reach * 1.001
         mask = M.mask
         side = mask + 1
-{{if D == 2}}
-        bits = M.wbits
-{{endif}}
         passed = out.passed + m * n
         for j in range(n_passed[m]):
             u = passed[j]
@@ -339,30 +298,19 @@ cdef Py_ssize_t upward_pairs(HierarchicalGrid{{SUFFIX}} g, Py_ssize_t start, Py_
             a = L.packed_id[u]
             own = g._own_filter(L, u)
             shape_box(shape, &box)
-{{for a in AXES}}
-            u{{a}}0 = floor_int((box.min{{a}} - pad) * M.inv)
-{{endfor}}
-{{for a in AXES}}
-            u{{a}}1 = floor_int(box.max{{a}} * M.inv)
-{{endfor}}
-{{for a in AXES}}
-            if u{{a}}1 - u{{a}}0 >= side:
-                u{{a}}1 = u{{a}}0 + side - 1
-{{endfor}}
-{{if D == 2}}
-            for uy in range(uy0, uy1 + 1):
-                n_runs = row_runs(M, (uy & mask) << bits, ux0, ux1, runs)
-                for k in range(0, n_runs, 2):
-                    t |= test_run(shape, &box, a, own, M, runs[k], runs[k + 1], out)
-                    tested += runs[k + 1] - runs[k]
-{{else}}
+            ux0 = floor_int((box.lo[0] - pad) * M.inv)
+            ux1 = min(floor_int(box.hi[0] * M.inv), ux0 + side - 1)
+            uy0 = floor_int((box.lo[1] - pad) * M.inv)
+            uy1 = min(floor_int(box.hi[1] * M.inv), uy0 + side - 1)
+            if D == 3:
+                uz0 = floor_int((box.lo[D - 1] - pad) * M.inv)
+                uz1 = min(floor_int(box.hi[D - 1] * M.inv), uz0 + side - 1)
             for uz in range(uz0, uz1 + 1):
                 for uy in range(uy0, uy1 + 1):
                     n_runs = row_runs(M, wrapped_cell(M, 0, uy, uz), ux0, ux1, runs)
                     for k in range(0, n_runs, 2):
                         t |= test_run(shape, &box, a, own, M, runs[k], runs[k + 1], out)
                         tested += runs[k + 1] - runs[k]
-{{endif}}
             if t < 0:
                 return -1
     return tested

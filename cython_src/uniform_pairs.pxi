@@ -1,5 +1,5 @@
 # The uniform grid's pair pass, as functions over the grid (typed as the final
-# UniformGrid{{SUFFIX}}, so what they call on it is a direct call). While no object of
+# UniformGridD, so what they call on it is a direct call). While no object of
 # the table covers more than two cells a side, the kernel of cell_pairs.hpp
 # finds the table's pairs; otherwise its objects are packed in cell order with
 # their cell ranges, the pairs whose ranges meet are listed without a branch
@@ -17,36 +17,33 @@ cdef inline Py_ssize_t meeting_run(bint exact_homes, const CellRange* cells, int
     the default); returns the new n. out must have room for end - v more.
     With exact_homes (the packed objects are at home in u's window in the
     world, not only in the wrapped table; no filters), ranges meet unless
-{{if D == 2}}
-    the other one ends left of u's. No branch depends on the data."""
-{{else}}
-    the other one ends left of u's or (in a later layer) before its first
-    row. No branch depends on the data."""
-{{endif}}
+    the other one ends left of u's or (in 3D, in a later layer) before its
+    first row. No branch depends on the data."""
     # Locals, not reads through the pointers: the candidates written below are
     # int32s too, so the compiler would otherwise read them again after each.
-    cdef int32_t {{each('{a}0 = cells.{a}0')}}{{', ' if D == 2 else chr(10) + '    cdef int32_t '}}{{each('{a}1 = cells.{a}1')}}
+    cdef int32_t first[D]
+    cdef int32_t last[D]
     cdef const CellRange* r
     cdef bint meet
+    cdef int a
+    for a in range(D):
+        first[a] = cells.lo[a]
+        last[a] = cells.hi[a]
     if exact_homes:
         while v < end:
             out[2 * n] = u
             out[2 * n + 1] = <int32_t>v
-{{if D == 2}}
-            n += ranges[v].x1 >= x0
-{{else}}
-            n += (ranges[v].x1 >= x0) & (ranges[v].y1 >= y0)
-{{endif}}
+            if D == 2:
+                n += ranges[v].hi[0] >= first[0]
+            else:
+                n += (ranges[v].hi[0] >= first[0]) & (ranges[v].hi[1] >= first[1])
             v += 1
     else:
         while v < end:
             r = &ranges[v]
-{{if D == 2}}
-            meet = (x0 <= r.x1) & (r.x0 <= x1) & (y0 <= r.y1) & (r.y0 <= y1)
-{{else}}
-            meet = (x0 <= r.x1) & (r.x0 <= x1) & (y0 <= r.y1) & (r.y0 <= y1) \
-                & (z0 <= r.z1) & (r.z0 <= z1)
-{{endif}}
+            meet = True
+            for a in range(D):
+                meet &= (first[a] <= r.hi[a]) & (r.lo[a] <= last[a])
             if own != NULL:
                 meet = meet & filters_pass(own, &L.packed_filter[v])
             out[2 * n] = u
@@ -56,43 +53,44 @@ cdef inline Py_ssize_t meeting_run(bint exact_homes, const CellRange* cells, int
     return n
 
 
-cdef int pack_ranges(UniformGrid{{SUFFIX}} g) noexcept nogil:
+cdef int pack_ranges(UniformGridD g) noexcept nogil:
     """Note the packed objects' ranges, in the packed order (they stay, for
     the pass's shared cells, until the next pass), make the spans exact
     again and say whether homes are exact; -1 if out of memory."""
     cdef const Level* L = &g.table
     cdef Py_ssize_t k
-    cdef int32_t {{each('{a}_lo = 0, {a}_hi = 0')}}{{', ' if D == 2 else chr(10) + '    cdef int32_t '}}{{each('span_{a} = 0')}}
+    cdef int32_t low[D]         # the homes' least and greatest cell on each axis
+    cdef int32_t high[D]
+    cdef int32_t span[D]
     cdef const CellRange* r
+    cdef int a
     if grow_array(<void**>&g.packed_range, &g.packed_range_cap, L.n, sizeof(CellRange)) < 0:
         return -1
-    if L.n:
-{{for a in AXES}}
-        {{a}}_lo = {{a}}_hi = g.range[L.packed_id[0]].{{a}}0
-{{endfor}}
+    for a in range(D):
+        low[a] = high[a] = g.range[L.packed_id[0]].lo[a] if L.n else 0
+        span[a] = 0
     for k in range(L.n):
         if k + PACK_LOOKAHEAD < L.n:
             prefetch_item(&g.range[L.packed_id[k + PACK_LOOKAHEAD]], sizeof(CellRange))
         r = &g.range[L.packed_id[k]]
         g.packed_range[k] = r[0]
-{{for a in AXES}}
-        span_{{a}} = r.{{a}}1 - r.{{a}}0 if r.{{a}}1 - r.{{a}}0 > span_{{a}} else span_{{a}}
-{{endfor}}
-{{for a in AXES}}
-        {{a}}_lo = r.{{a}}0 if r.{{a}}0 < {{a}}_lo else {{a}}_lo
-        {{a}}_hi = r.{{a}}0 if r.{{a}}0 > {{a}}_hi else {{a}}_hi
-{{endfor}}
-    {{each('g.span_{a}')}} = {{each('span_{a}')}}
+        for a in range(D):
+            span[a] = r.hi[a] - r.lo[a] if r.hi[a] - r.lo[a] > span[a] else span[a]
+            low[a] = r.lo[a] if r.lo[a] < low[a] else low[a]
+            high[a] = r.lo[a] if r.lo[a] > high[a] else high[a]
     g.packed_n = L.n
     # Homes that differ by less than the table's side, less the reach of a
     # window of the pair pass along that axis (its span, and a cell to spare),
     # cannot meet in one after wrapping: then a wrapped window holds just the
     # homes it names in the world.
-    g.exact_homes = {{each('<int64_t>{a}_hi - {a}_lo + span_{a} + 1 <= L.mask', ' \\\n        and ')}}
+    g.exact_homes = True
+    for a in range(D):
+        g.span[a] = span[a]
+        g.exact_homes &= <int64_t>high[a] - low[a] + span[a] + 1 <= L.mask
     return 0
 
 
-cdef inline int meeting_room(UniformGrid{{SUFFIX}} g, Py_ssize_t n, Py_ssize_t more) noexcept nogil:
+cdef inline int meeting_room(UniformGridD g, Py_ssize_t n, Py_ssize_t more) noexcept nogil:
     """Make room in `meeting` for n + more pairs; -1 if out of memory."""
     if 2 * (n + more) > g.meeting_cap:
         return grow_array(<void**>&g.meeting, &g.meeting_cap, 2 * (n + more),
@@ -100,15 +98,16 @@ cdef inline int meeting_room(UniformGrid{{SUFFIX}} g, Py_ssize_t n, Py_ssize_t m
     return 0
 
 
-cdef Py_ssize_t meeting_pairs(UniformGrid{{SUFFIX}} g) noexcept nogil:
+cdef Py_ssize_t meeting_pairs(UniformGridD g) noexcept nogil:
     """The broad phase of the table's pairs, after _pack and pack_ranges:
     into `meeting`, each pair (u, v) of packed objects whose ranges meet
     and whose filters pass, once; returns how many, -1 if out of memory.
     Each object u meets the rest of its home cell and the objects at home
     in the other cells of its range's first row; then, in each later row of
-    its range{{"'s first layer" if D == 3 else ""}}, those at home from span_x cells left of its
-    range to its end{{"; then, in each later layer of its range, those at home from span_x cells left of and span_y rows before its range to its end" if D == 3 else ""}}
-    (object_meetings). Of two objects whose ranges meet, the later home is
+    its range's first layer, those at home from span[0] cells left of its
+    range to its end; then, in 3D, in each later layer of its range, those at
+    home from span[0] cells left of and span[1] rows before its range to its
+    end (object_meetings). Of two objects whose ranges meet, the later home is
     in the earlier one's window and not the other way round, and no window
     holds a table cell twice (none is wider than the table), so the pair
     comes once, wrapped or not."""
@@ -126,44 +125,7 @@ cdef Py_ssize_t meeting_pairs(UniformGrid{{SUFFIX}} g) noexcept nogil:
     return n
 
 
-{{if D == 2}}
-cdef Py_ssize_t object_meetings(UniformGrid{{SUFFIX}} g, const Level* L, Py_ssize_t u, Py_ssize_t end,
-                                Py_ssize_t n) noexcept nogil:
-    """meeting_pairs for packed object u (its home cell's objects end at
-    `end`), each of its rows' runs looked up; the new n, -1 if out of memory."""
-    cdef const CellRange* ranges = g.packed_range
-    cdef bint exact = g.exact_homes and not g.n_filtered
-    cdef CellRange cells = ranges[u]
-    cdef const Filter* own = g._own_filter(L, u)
-    cdef int64_t row = (cells.y0 & L.mask) << L.wbits, step = L.mask + 1
-    cdef int32_t y = cells.y0
-    cdef Py_ssize_t more
-    cdef Py_ssize_t runs[4]
-    cdef int n_runs
-    # Its first row: from the object after it to the end of its range, one
-    # run unless the row wraps there.
-    if cells.x1 == cells.x0:
-        runs[1] = end
-        n_runs = 2
-    else:
-        n_runs = row_runs(L, row, cells.x0, cells.x1, runs)
-    runs[0] = u + 1
-    while True:
-        more = runs[1] - runs[0] + (runs[3] - runs[2] if n_runs == 4 else 0)
-        if meeting_room(g, n, more) < 0:
-            return -1
-        n = meeting_run(exact, &cells, <int32_t>u, own, L, ranges, runs[0], runs[1],
-                        g.meeting, n)
-        if n_runs == 4:
-            n = meeting_run(exact, &cells, <int32_t>u, own, L, ranges, runs[2], runs[3],
-                            g.meeting, n)
-        if y == cells.y1:
-            return n
-        y += 1
-        row = (row + step) & (step * step - 1)
-        n_runs = row_runs(L, row, cells.x0 - g.span_x, cells.x1, runs)
-{{else}}
-cdef inline Py_ssize_t runs_meetings(UniformGrid{{SUFFIX}} g, const Level* L, Py_ssize_t u,
+cdef inline Py_ssize_t runs_meetings(UniformGridD g, const Level* L, Py_ssize_t u,
                                      const CellRange* cells, const Filter* own,
                                      const Py_ssize_t* runs, int n_runs,
                                      Py_ssize_t n) noexcept nogil:
@@ -181,40 +143,41 @@ cdef inline Py_ssize_t runs_meetings(UniformGrid{{SUFFIX}} g, const Level* L, Py
     return n
 
 
-cdef Py_ssize_t object_meetings(UniformGrid{{SUFFIX}} g, const Level* L, Py_ssize_t u,
+cdef Py_ssize_t object_meetings(UniformGridD g, const Level* L, Py_ssize_t u,
                                 Py_ssize_t end, Py_ssize_t n) noexcept nogil:
     """meeting_pairs for packed object u (its home cell's objects end at
     `end`), each of its rows' runs looked up; the new n, -1 if out of memory."""
     cdef CellRange cells = g.packed_range[u]
     cdef const Filter* own = g._own_filter(L, u)
-    cdef int64_t y, z, left = <int64_t>cells.x0 - g.span_x
+    cdef int64_t y, z, left = <int64_t>cells.lo[0] - g.span[0]
+    cdef int64_t z0 = cells.lo[D - 1] if D == 3 else 0     # 2D: one layer
+    cdef int64_t z1 = cells.hi[D - 1] if D == 3 else 0
     cdef Py_ssize_t runs[4]
     cdef int n_runs
     # Its first row: from the object after it to the end of its range, one
     # run unless the row wraps there.
-    if cells.x1 == cells.x0:
+    if cells.hi[0] == cells.lo[0]:
         runs[1] = end
         n_runs = 2
     else:
-        n_runs = row_runs(L, wrapped_cell(L, 0, cells.y0, cells.z0), cells.x0, cells.x1, runs)
+        n_runs = row_runs(L, wrapped_cell(L, 0, cells.lo[1], z0), cells.lo[0], cells.hi[0], runs)
     runs[0] = u + 1
     n = runs_meetings(g, L, u, &cells, own, runs, n_runs, n)
-    for y in range(<int64_t>cells.y0 + 1, <int64_t>cells.y1 + 1):
+    for y in range(<int64_t>cells.lo[1] + 1, <int64_t>cells.hi[1] + 1):
         if n < 0:
             return -1
-        n_runs = row_runs(L, wrapped_cell(L, 0, y, cells.z0), left, cells.x1, runs)
+        n_runs = row_runs(L, wrapped_cell(L, 0, y, z0), left, cells.hi[0], runs)
         n = runs_meetings(g, L, u, &cells, own, runs, n_runs, n)
-    for z in range(<int64_t>cells.z0 + 1, <int64_t>cells.z1 + 1):
-        for y in range(<int64_t>cells.y0 - g.span_y, <int64_t>cells.y1 + 1):
+    for z in range(z0 + 1, z1 + 1):
+        for y in range(<int64_t>cells.lo[1] - g.span[1], <int64_t>cells.hi[1] + 1):
             if n < 0:
                 return -1
-            n_runs = row_runs(L, wrapped_cell(L, 0, y, z), left, cells.x1, runs)
+            n_runs = row_runs(L, wrapped_cell(L, 0, y, z), left, cells.hi[0], runs)
             n = runs_meetings(g, L, u, &cells, own, runs, n_runs, n)
     return n
-{{endif}}
 
 
-cdef int touching_pairs(UniformGrid{{SUFFIX}} g, Py_ssize_t n) noexcept nogil:
+cdef int touching_pairs(UniformGridD g, Py_ssize_t n) noexcept nogil:
     """The narrow phase of the table's pairs: of the n meeting pairs, those
     whose shapes touch (all, if keep_candidates) into `found`, as ids; -1
     if out of memory. A loop of its own for tables of circles only and of
@@ -254,7 +217,7 @@ cdef int touching_pairs(UniformGrid{{SUFFIX}} g, Py_ssize_t n) noexcept nogil:
     return 0
 
 
-cdef int table_pairs(UniformGrid{{SUFFIX}} g) noexcept nogil:
+cdef int table_pairs(UniformGridD g) noexcept nogil:
     """The table's pairs into `found` (all candidates, if keep_candidates);
     -1 if out of memory. While no object of the table covers more than two
     cells a side, the kernel of cell_pairs.hpp finds them, and their count
@@ -264,8 +227,12 @@ cdef int table_pairs(UniformGrid{{SUFFIX}} g) noexcept nogil:
     cdef Level* L = &g.table
     cdef TableInput table
     cdef Py_ssize_t meeting
-    if {{each('g.span_{a} <= 1', ' and ')}}:
-        table.body = &g.body[0].p0
+    cdef bint narrow = True     # no object of the table covers more than two cells a side
+    cdef int a
+    for a in range(D):
+        narrow &= g.span[a] <= 1
+    if narrow:
+        table.body = g.body[0].p
         table.range = <const CellSpan*>g.range
         table.filter = <const LayerFilter*>g.filter if g.n_filtered else NULL
         table.home = g.home
@@ -293,7 +260,7 @@ cdef int table_pairs(UniformGrid{{SUFFIX}} g) noexcept nogil:
     return 0
 
 
-cdef int uniform_pair_pass(UniformGrid{{SUFFIX}} g) noexcept nogil:
+cdef int uniform_pair_pass(UniformGridD g) noexcept nogil:
     """Every overlapping pair once (every pair tested, if keep_candidates)
     into `found`; -1 if out of memory. First the table's pairs
     (table_pairs), then each large object meets what shares its cells. The
@@ -339,7 +306,7 @@ cdef int uniform_pair_pass(UniformGrid{{SUFFIX}} g) noexcept nogil:
     return 0
 
 
-cdef int uniform_broad_phase(UniformGrid{{SUFFIX}} g) except -1:
+cdef int uniform_broad_phase(UniformGridD g) except -1:
     """Finish the last pass's counters; the caller holds the claim. Where
     the kernel found the table's pairs, the ranges of the shapes it packed
     (what the pass saw, whatever moved since) are placed again and its

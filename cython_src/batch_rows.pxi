@@ -1,32 +1,21 @@
-{{py:
-def per(fmt, array, k, n, first=0, sep=', '):
-    # fmt ("@" standing for the item) for array[k + first] .. array[k + first + n - 1],
-    # joined by sep; array[k + 0] is written array[k]
-    items = []
-    for i in range(first, first + n):
-        item = '%s[%s]' % (array, k) if i == 0 else '%s[%s + %d]' % (array, k, i)
-        items.append(fmt.replace('@', item))
-    return sep.join(items)
-SIZE_COLUMNS = ', '.join(str(i) for i in range(D, 2 * D - 1)) + ' and %d' % (2 * D - 1)
-}}
 # A batch's rows as the batch calls take them: the one-pass checks that let a
 # valid batch skip the row-by-row ones, and each row's shape.
 
 
 cdef bint rows_within(const double* values, Py_ssize_t rows, Py_ssize_t width,
                       double bound) noexcept nogil:
-    """Are all numbers of a batch within +-bound, with the size columns ({{SIZE_COLUMNS}}
-    of {{RECT}} rows, the only column of radii) not negative? False for NaN. One
-    branch-free pass; the row-by-row check then runs only when this fails."""
-    cdef Py_ssize_t k, n = rows * width
-    cdef int ok = 1
-    if width == {{2 * D}}:
-        for k in range(0, n, {{2 * D}}):
-            ok &= {{per('(fabs(@) <= bound)', 'values', 'k', D, sep=' & ')}} \
-{{for i in range(D, 2 * D)}}
-                & {{per('(@ >= 0.0) & (@ <= bound)', 'values', 'k', 1, i)}}{{' \\' if i + 1 < 2 * D else ''}}
-{{endfor}}
-    elif width == {{D}}:
+    """Are all numbers of a batch within +-bound, with the size columns (the
+    last D of box rows, the only column of radii) not negative? False for NaN.
+    One branch-free pass; the row-by-row check then runs only when this fails."""
+    cdef Py_ssize_t k, row, n = rows * width
+    cdef int ok = 1, a
+    if width == 2 * D:
+        for row in range(rows):
+            k = row * 2 * D
+            for a in range(D):
+                ok &= (fabs(values[k + a]) <= bound) & (values[k + D + a] >= 0.0) \
+                    & (values[k + D + a] <= bound)
+    elif width == D:
         for k in range(n):
             ok &= fabs(values[k]) <= bound
     else:
@@ -38,11 +27,12 @@ cdef bint rows_within(const double* values, Py_ssize_t rows, Py_ssize_t width,
 cdef bint boxes_within(const float* corners, const float* sizes, Py_ssize_t n,
                        double bound) noexcept nogil:
     """rows_within for boxes as 32-bit corners and sizes."""
-    cdef Py_ssize_t k
-    cdef int ok = 1
-    for k in range(0, {{D}} * n, {{D}}):
-        ok &= {{per('(fabs(@) <= bound)', 'corners', 'k', D, sep=' & ')}} \
-            & {{per('(@ >= 0.0) & (@ <= bound)', 'sizes', 'k', D, sep=' \\\n            & ')}}
+    cdef Py_ssize_t row, k
+    cdef int ok = 1, a
+    for row in range(n):
+        k = row * D
+        for a in range(D):
+            ok &= (fabs(corners[k + a]) <= bound) & (sizes[k + a] >= 0.0) & (sizes[k + a] <= bound)
     return ok
 
 
@@ -58,7 +48,7 @@ cdef inline Rows rows_of(const double[:, ::1] rows, const double[::1] radii) noe
 cdef inline Rows boxes_of(const float[:, ::1] corners, const float[:, ::1] sizes) noexcept nogil:
     cdef Rows batch
     batch.values = batch.radii = NULL
-    batch.width = {{2 * D}}
+    batch.width = 2 * D
     batch.corners = &corners[0, 0] if corners.shape[0] else NULL
     batch.sizes = &sizes[0, 0] if sizes.shape[0] else NULL
     return batch
@@ -67,13 +57,18 @@ cdef inline Rows boxes_of(const float[:, ::1] corners, const float[:, ::1] sizes
 cdef inline void shape_of_row(const Rows* batch, Py_ssize_t k, Shape* s) noexcept nogil:
     """The shape of row k of a batch its validation accepted."""
     cdef const double* row = batch.values + k * batch.width
+    cdef double at[D]
+    cdef double size[D]
+    cdef int a
     if batch.corners != NULL:
-        rect_shape({{per('@', 'batch.corners', '%d * k' % D, D)}},
-                   {{per('@', 'batch.sizes', '%d * k' % D, D)}}, s)
+        for a in range(D):
+            at[a] = batch.corners[D * k + a]
+            size[a] = batch.sizes[D * k + a]
+        rect_shape(at, size, s)
     elif batch.radii != NULL:
-        circle_shape({{each('row[{i}]')}}, batch.radii[k], s)
+        circle_shape(row, batch.radii[k], s)
     else:
-        rect_shape({{each('row[{i}]')}}, {{each('row[{j}]')}}, s)
+        rect_shape(row, row + D, s)
 
 
 cdef bint ids_live_and_increasing(const int64_t* ids, Py_ssize_t n, const uint8_t* live,

@@ -8,7 +8,16 @@ cdef int broken(object index, str what) except -1:
     raise AssertionError(f"{type(index).__name__} invariant broken: {what}")
 
 
-cdef int validate_ids(SpatialIndex{{SUFFIX}} index) except -1:
+cdef inline bint box_is_ordered(const Box* b) noexcept nogil:
+    """Is the box's min corner at or below its max corner on every axis?"""
+    cdef int a
+    cdef bint ordered = True
+    for a in range(D):
+        ordered &= b.lo[a] <= b.hi[a]
+    return ordered
+
+
+cdef int validate_ids(SpatialIndexD index) except -1:
     """Live flags, bodies, handles and the free-id list agree."""
     cdef Py_ssize_t i, k, live = 0, filtered = 0
     cdef const Shape* b
@@ -34,8 +43,7 @@ cdef int validate_ids(SpatialIndex{{SUFFIX}} index) except -1:
         live += 1
         b = &index.body[i]
         shape_box(b, &bounds)
-        if not ({{each('bounds.min{a} <= bounds.max{a}', ' and ')}}
-                and (not shape_is_circle(b) or b.{{RADIUS}} >= 0.0)):
+        if not (box_is_ordered(&bounds) and (not shape_is_circle(b) or b.p[D] >= 0.0)):
             broken(index, f"id {i} has the shape {b[0]}")
     if live != index.n_live:
         broken(index, f"{live} ids have their live flag but n_live is {index.n_live}")
@@ -71,7 +79,7 @@ cdef int check_lists(_CellLists grid, const Level* L, str name) except -1:
         i = L.members[k]
         if not (0 <= i < grid.obj_hi and grid.live[i]) or grid.slot[i] != k:
             broken(grid, f"{name} member {k} is id {i}")
-    for c in range((<Py_ssize_t>1) << ({{D}} * L.wbits)):
+    for c in range((<Py_ssize_t>1) << (D * L.wbits)):
         if is_occupied(L, c) != (L.head[c] >= 0):
             broken(grid, f"{name} cell {c}: occupied bit {is_occupied(L, c)}, "
                          f"first object {L.head[c]}")
@@ -92,12 +100,13 @@ cdef int check_lists(_CellLists grid, const Level* L, str name) except -1:
     return 0
 
 
-cdef int validate_uniform(UniformGrid{{SUFFIX}} grid) except -1:
+cdef int validate_uniform(UniformGridD grid) except -1:
     """The table's lists are consistent and wider than any window; each
     object's cell range matches its box, puts it in the table (at home at its
     min corner, within the spans) or on the large list, and every object is
     in exactly one of them."""
     cdef Py_ssize_t i, large = 0
+    cdef int a
     cdef CellRange r
     cdef Box box
     cdef const Level* L = &grid.table
@@ -109,7 +118,7 @@ cdef int validate_uniform(UniformGrid{{SUFFIX}} grid) except -1:
         if not grid.live[i]:
             continue
         shape_box(&grid.body[i], &box)
-        if range_of(&box, {{each('grid.origin_{a}')}}, grid.cell_size, &r) != INPUT_OK:
+        if range_of(&box, grid.origin, grid.cell_size, &r) != INPUT_OK:
             broken(grid, f"id {i}: its box {box} has no cell range")
         if memcmp(&r, &grid.range[i], sizeof(CellRange)) != 0:
             broken(grid, f"id {i} is kept over cells {grid.range[i]} but its box covers {r}")
@@ -121,23 +130,16 @@ cdef int validate_uniform(UniformGrid{{SUFFIX}} grid) except -1:
         elif grid.home[i] < 0 or not 0 <= grid.slot[i] < L.n or L.members[grid.slot[i]] != i:
             broken(grid, f"id {i} over cells {r} is not in the table (cell {grid.home[i]}, "
                          f"slot {grid.slot[i]})")
-{{if D == 2}}
-        elif r.x1 - r.x0 > grid.span_x or r.y1 - r.y0 > grid.span_y:
+        elif not grid._within_spans(&r):
             broken(grid, f"id {i} over cells {r} spans more than the spans "
-                         f"({grid.span_x}, {grid.span_y})")
-{{else}}
-        elif r.x1 - r.x0 > grid.span_x or r.y1 - r.y0 > grid.span_y \
-                or r.z1 - r.z0 > grid.span_z:
-            broken(grid, f"id {i} over cells {r} spans more than the spans "
-                         f"({grid.span_x}, {grid.span_y}, {grid.span_z})")
-{{endif}}
+                         f"{tuple([grid.span[a] for a in range(D)])}")
     if large != grid.n_large or L.n + grid.n_large != grid.n_live:
         broken(grid, f"{large} large objects, {grid.n_large} on the large list, {L.n} in "
                      f"the table, {grid.n_live} live")
     return 0
 
 
-cdef int validate_hierarchical(HierarchicalGrid{{SUFFIX}} grid) except -1:
+cdef int validate_hierarchical(HierarchicalGridD grid) except -1:
     """Levels are in ascending order, each with its cell size and consistent
     lists (check_lists); each live object is a member of one level
     and fits its cells, a point no finer than the points' level."""

@@ -1,28 +1,15 @@
 # Cells as linked lists in a wrapped table: the storage both grids share. A
-{{if D == 2}}
-# Level is a power-of-two square table addressed by wrapped cell coordinates
-# (cx mod W, cy mod W), so neighbouring cells are neighbours in memory. Each
-# object has one home cell and sits on that cell's doubly linked list, so moving
-# it is two constant-time list operations; an occupancy bit per cell says
-# whether its list holds anything, and the pair passes pack the objects in cell
-# order first.
-{{else}}
-# Level is a power-of-two cube table addressed by wrapped cell coordinates
-# (cx mod W, cy mod W, cz mod W), x fastest, so the cells of a row (a run along
-# x) are neighbours in memory. Each object has one home cell and sits on that
-# cell's doubly linked list, so moving it is two constant-time list operations;
-# an occupancy bit per cell says whether its list holds anything, and the pair
-# passes pack the objects in cell order first.
-{{endif}}
+# Level is a power-of-two square (cube) table addressed by wrapped cell
+# coordinates (cx mod W, cy mod W, in 3D cz mod W), x fastest, so the cells of a
+# row (a run along x) are neighbours in memory. Each object has one home cell
+# and sits on that cell's doubly linked list, so moving it is two constant-time
+# list operations; an occupancy bit per cell says whether its list holds
+# anything, and the pair passes pack the objects in cell order first.
 
 
 cdef enum:
-    INITIAL_WBITS = 4       # {{' x '.join(['16'] * D)}} cells to start with
-{{if D == 2}}
-    LARGEST_WBITS = 15      # at most 32768 x 32768 cells (4 GB of list heads)
-{{else}}
-    LARGEST_WBITS = 10      # at most 1024 x 1024 x 1024 cells (4 GB of list heads)
-{{endif}}
+    INITIAL_WBITS = 4       # 16 cells a side to start with
+    LARGEST_WBITS = 30 // D     # at most 2**30 cells (4 GB of list heads)
     PACK_LOOKAHEAD = 24     # bodies prefetched ahead while packing
     MOVE_LOOKAHEAD = 8      # list heads prefetched ahead while relinking
     # Rows are handed out this many at a time, to whichever thread is running:
@@ -58,7 +45,7 @@ cdef Py_ssize_t pack_shapes(void* context, Py_ssize_t first, Py_ssize_t end) noe
 
 
 cdef inline Py_ssize_t occupancy_words(int32_t wbits) noexcept nogil:
-    return ((<Py_ssize_t>1) << ({{D}} * wbits)) >> 6
+    return ((<Py_ssize_t>1) << (D * wbits)) >> 6
 
 
 cdef inline uint64_t* new_occupancy(int32_t wbits) noexcept nogil:
@@ -71,13 +58,16 @@ cdef inline bint is_occupied(const Level* L, int64_t c) noexcept nogil:
     return (L.occupied[c >> 6] >> (c & 63)) & 1
 
 
-cdef inline int32_t wrapped_cell(const Level* L, {{each('int64_t c{a}')}}) noexcept nogil:
-    """The table index of world cell ({{each('c{a}')}})."""
-{{if D == 2}}
-    return <int32_t>(((cy & L.mask) << L.wbits) | (cx & L.mask))
-{{else}}
+cdef inline int32_t wrapped_cell(const Level* L, int64_t cx, int64_t cy, int64_t cz=0) noexcept nogil:
+    """The table index of world cell (cx, cy), in 3D (cx, cy, cz)."""
+    if D == 2:
+        return <int32_t>(((cy & L.mask) << L.wbits) | (cx & L.mask))
     return <int32_t>(((((cz & L.mask) << L.wbits) | (cy & L.mask)) << L.wbits) | (cx & L.mask))
-{{endif}}
+
+
+cdef inline int32_t home_cell(const Level* L, const CellRange* cells) noexcept nogil:
+    """The table index of the cell of a range's min corner."""
+    return wrapped_cell(L, cells.lo[0], cells.lo[1], cells.lo[D - 1])
 
 
 cdef inline int32_t cell_rank(const Level* L, int64_t c) noexcept nogil:
@@ -111,7 +101,7 @@ cdef inline int row_runs(const Level* L, int64_t row, int64_t x0, int64_t x1,
 cdef int level_init(Level* L, int32_t wbits) noexcept nogil:
     """An empty level of 1 << wbits cells a side with no members (every other
     field zero); -1, leaving L untouched, if out of memory."""
-    cdef Py_ssize_t cells = (<Py_ssize_t>1) << ({{D}} * wbits)
+    cdef Py_ssize_t cells = (<Py_ssize_t>1) << (D * wbits)
     cdef int32_t* head = <int32_t*>(large_block(cells * sizeof(int32_t))
                                     if cells * sizeof(int32_t) >= LARGE_ARRAY
                                     else malloc(cells * sizeof(int32_t)))
@@ -142,17 +132,21 @@ cdef void level_free(Level* L) noexcept nogil:
 
 
 cdef void level_empty(Level* L) noexcept nogil:
-    memset(L.head, 0xFF, ((<Py_ssize_t>1) << ({{D}} * L.wbits)) * sizeof(int32_t))
+    memset(L.head, 0xFF, ((<Py_ssize_t>1) << (D * L.wbits)) * sizeof(int32_t))
     memset(L.occupied, 0, occupancy_words(L.wbits) * sizeof(uint64_t))
     L.n = 0
 
 
 cdef inline bint ranges_meet(const CellRange* a, const CellRange* b) noexcept nogil:
     """Do two ranges of cells share a cell?"""
-    return {{each('a.{a}0 <= b.{a}1 and b.{a}0 <= a.{a}1', ' and ' if D == 2 else ' \\\n        and ')}}
+    cdef int k
+    cdef bint meet = True
+    for k in range(D):
+        meet &= (a.lo[k] <= b.hi[k]) & (b.lo[k] <= a.hi[k])
+    return meet
 
 
-cdef class _CellLists(SpatialIndex{{SUFFIX}}):
+cdef class _CellLists(SpatialIndexD):
     """What both grids share: each object on the list of its home cell in a
     Level, and the level's members in no order. Subclasses say which cell is an
     object's home (_home) and keep their own levels."""

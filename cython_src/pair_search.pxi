@@ -19,7 +19,7 @@ cdef int check_pair_out(object out) except -1:
 
 
 cdef class _PairSearch(_Queries):
-    """The pair pass and pair events of an index (see SpatialIndex{{SUFFIX}})."""
+    """The pair pass and pair events of an index (see SpatialIndex)."""
 
     def __cinit__(self, *args, **kwargs):
         self.departed = {}
@@ -39,7 +39,7 @@ cdef class _PairSearch(_Queries):
     @property
     def broad_phase_pairs(self):
         """The candidate pairs the last pair pass met (see Attributes). A
-        UniformGrid{{SUFFIX}} counts the cells its pairs shared when this is first read
+        uniform grid counts the cells its pairs shared when this is first read
         after a pass, from the cell ranges the pass saw: for tests, tuning and
         monitors, not for a frame's inner loop. Raises RuntimeError if another
         thread's call holds the index."""
@@ -49,7 +49,7 @@ cdef class _PairSearch(_Queries):
     @property
     def narrow_phase_checks(self):
         """The distinct pairs the last pair pass tested exactly (see
-        Attributes). A UniformGrid{{SUFFIX}} counts them, like broad_phase_pairs,
+        Attributes). A uniform grid counts them, like broad_phase_pairs,
         when this is first read after a pass. Raises RuntimeError if another
         thread's call holds the index."""
         self._counted()
@@ -253,8 +253,8 @@ cdef class _PairSearch(_Queries):
         """Every pair of objects the broad phase hands to the narrow phase, each
         once, as a (k, 2) int32 array of ids (smaller first): a superset of
         pair_ids(), k being the narrow_phase_checks of a pair pass. What sharing
-        cells means depends on the index (UniformGrid{{SUFFIX}}: a common cell, or a large
-        object's cell range; HierarchicalGrid{{SUFFIX}}: neighbouring cells within a level,
+        cells means depends on the index (a uniform grid: a common cell, or a large
+        object's cell range; a hierarchical grid: neighbouring cells within a level,
         or a coarser level's cells that can reach the object). The counters are
         left as the last pair pass set them. `out` as for pair_ids. Raises
         ValueError for any other `out`, MemoryError, or RuntimeError if another

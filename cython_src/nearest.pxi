@@ -10,7 +10,7 @@ cdef enum:
 
 cdef void visiting_order(const double[:, ::1] points, Py_ssize_t m, int32_t* order,
                          int32_t* bands) noexcept nogil:
-    """The indices of the m points ({{each('{a}')}}) by band of y (a counting sort into
+    """The indices of the m points (rows of D numbers) by band of y (a counting sort into
     `order`; `bands` has room for min(m, VISIT_BANDS) + 1 counts): searches for
     neighbouring points in turn find each other's cells still in the cache."""
     cdef Py_ssize_t j, b, n_bands = m if m < VISIT_BANDS else VISIT_BANDS
@@ -61,16 +61,14 @@ cdef int loose_nearest_levels(_ObjectTable index, NearestInput* search) noexcept
     return 0
 
 
-cdef int uniform_nearest_levels(UniformGrid{{SUFFIX}} grid, NearestInput* search) noexcept nogil:
+cdef int uniform_nearest_levels(UniformGridD grid, NearestInput* search) noexcept nogil:
     """The table, and the large objects beside it."""
     cdef NearestLevel* L = &grid.nearest_table
     L.head = grid.table.head
     L.members = grid.table.members
     L.n = grid.table.n
-{{for i, a in enumerate(AXES)}}
-    L.origin[{{i}}] = grid.origin_{{a}}
-    L.span[{{i}}] = grid.span_{{a}}
-{{endfor}}
+    memcpy(L.origin, grid.origin, sizeof(L.origin))
+    memcpy(L.span, grid.span, sizeof(L.span))
     L.cell = grid.cell_size
     L.inv = grid.inv_cell
     L.divide = not grid.exact_inverse
@@ -83,12 +81,13 @@ cdef int uniform_nearest_levels(UniformGrid{{SUFFIX}} grid, NearestInput* search
     return 0
 
 
-cdef int hierarchical_nearest_levels(HierarchicalGrid{{SUFFIX}} grid, NearestInput* search) noexcept nogil:
+cdef int hierarchical_nearest_levels(HierarchicalGridD grid, NearestInput* search) noexcept nogil:
     """The levels finest first. An object reaches at most one cell past its
     home, as collect_hierarchical has it; a level of points alone, none."""
     cdef Py_ssize_t r
     cdef const Level* L
     cdef NearestLevel* N
+    cdef int a
     if grow_array(<void**>&grid.nearest_levels, &grid.nearest_levels_cap, grid.n_levels,
                   sizeof(NearestLevel)) < 0:
         return -1
@@ -101,10 +100,9 @@ cdef int hierarchical_nearest_levels(HierarchicalGrid{{SUFFIX}} grid, NearestInp
         N.cell = L.cell
         N.inv = L.inv
         N.divide = False
-{{for i in range(D)}}
-        N.origin[{{i}}] = 0.0
-        N.span[{{i}}] = 0 if L.reach == 0.0 else 1
-{{endfor}}
+        for a in range(D):
+            N.origin[a] = 0.0
+            N.span[a] = 0 if L.reach == 0.0 else 1
         N.wbits = L.wbits
     search.levels = grid.nearest_levels
     search.n_levels = <int>grid.n_levels

@@ -4,12 +4,6 @@
 # per row.
 
 
-cdef inline int32_t settle_row(Grid grid, int32_t i, const Rows* batch, Py_ssize_t k) noexcept nogil:
-    cdef Shape b
-    shape_of_row(batch, k, &b)
-    return grid._settle(i, &b)
-
-
 ctypedef struct SettleRows:
     # A batch move's first half for for_each_chunk: the grid (borrowed, which
     # grid it is) and the batch.
@@ -21,16 +15,18 @@ ctypedef struct SettleRows:
 
 cdef void settle_range(Grid grid, const SettleRows* rows, Py_ssize_t first, Py_ssize_t end) noexcept nogil:
     cdef Py_ssize_t k
+    cdef Shape b
     for k in range(first, end):
-        grid.row_state[k] = settle_row(grid, <int32_t>rows.ids[k], rows.batch, k)
+        shape_of_row(rows.batch, k, &b)
+        grid.row_state[k] = grid._settle(<int32_t>rows.ids[k], &b)
 
 
 cdef Py_ssize_t settle_rows(void* context, Py_ssize_t first, Py_ssize_t end) noexcept nogil:
     cdef const SettleRows* rows = <const SettleRows*>context
     if rows.hierarchical:
-        settle_range(<HierarchicalGrid{{SUFFIX}}>rows.grid, rows, first, end)
+        settle_range[HierarchicalGridD](<HierarchicalGridD>rows.grid, rows, first, end)
     else:
-        settle_range(<UniformGrid{{SUFFIX}}>rows.grid, rows, first, end)
+        settle_range[UniformGridD](<UniformGridD>rows.grid, rows, first, end)
     return 0
 
 
@@ -50,7 +46,7 @@ cdef int move_rows(Grid grid, const int64_t[::1] ids, const Rows* batch) noexcep
         return -1
     if n:
         rows.grid = <PyObject*>grid
-        rows.hierarchical = Grid is HierarchicalGrid{{SUFFIX}}
+        rows.hierarchical = Grid is HierarchicalGridD
         rows.ids = &ids[0]
         rows.batch = batch
         for_each_chunk(1 if grid._serial(n) else grid.threads, n, PARALLEL_CHUNK, settle_rows, &rows)

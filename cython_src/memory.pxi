@@ -63,3 +63,33 @@ cdef inline int grow_to(void** ptr, Py_ssize_t old_cap, Py_ssize_t new_cap, size
     """grow_array for one of several arrays sharing a capacity, which the caller
     moves only once all of them have grown; -1 if out of memory."""
     return grow_array(ptr, &old_cap, new_cap, item)
+
+
+cdef int reserve_objects(_ObjectTable index, Py_ssize_t need) noexcept nogil:
+    """Room for ids below `need` in every per-object array, the subclass's
+    included (_grow_objects), growing them together; -1 if out of memory."""
+    cdef Py_ssize_t cap = index.obj_cap, new_cap
+    if need <= cap:
+        return 0
+    if need > 2147483647:
+        return -1
+    new_cap = cap * 2 if cap * 2 > need else need
+    if new_cap < 64:
+        new_cap = 64
+    # Every array grows to new_cap; obj_cap moves only once all of them have.
+    if grow_to(<void**>&index.body, cap, new_cap, sizeof(Shape)) < 0 \
+            or grow_to(<void**>&index.stamp, cap, new_cap, sizeof(uint32_t)) < 0 \
+            or grow_to(<void**>&index.generation, cap, new_cap, sizeof(uint32_t)) < 0 \
+            or grow_to(<void**>&index.live, cap, new_cap, sizeof(uint8_t)) < 0 \
+            or grow_to(<void**>&index.filter, cap, new_cap, sizeof(Filter)) < 0 \
+            or grow_to(<void**>&index.free_ids, cap, new_cap, sizeof(int32_t)) < 0 \
+            or grow_array(<void**>&index.out, &index.out_cap, new_cap, sizeof(int32_t)) < 0 \
+            or index._grow_objects(cap, new_cap) < 0:
+        return -1
+    memset(index.stamp + cap, 0, (new_cap - cap) * sizeof(uint32_t))
+    memset(index.generation + cap, 0, (new_cap - cap) * sizeof(uint32_t))
+    memset(index.live + cap, 0, new_cap - cap)
+    memset(index.body + cap, 0, (new_cap - cap) * sizeof(Shape))
+    default_filters(index.filter + cap, new_cap - cap)
+    index.obj_cap = new_cap
+    return 0
