@@ -160,6 +160,15 @@ cdef inline double* axes_of(double* into, double x, double y, double z=0.0) noex
     return into
 
 
+cdef inline bint all_finite(const double* v) noexcept nogil:
+    """Are v's D numbers all finite?"""
+    cdef int a
+    cdef bint finite = True
+    for a in range(D):
+        finite &= isfinite(v[a]) != 0
+    return finite
+
+
 cdef inline tuple axes_tuple(const double* v):
     """v's D numbers as a tuple of floats."""
     if D == 2:

@@ -12,13 +12,10 @@ cdef int earlier_first(const void* a, const void* b) noexcept nogil:
 
 
 cdef int check_ray(const double* start, const double* end, str where="") except -1:
-    cdef int a
-    for a in range(D):
-        if not isfinite(start[a]):
-            raise ValueError(f"{where}ray start must be finite, got ({shown(start)})")
-    for a in range(D):
-        if not isfinite(end[a]):
-            raise ValueError(f"{where}ray end must be finite, got ({shown(end)})")
+    if not all_finite(start):
+        raise ValueError(f"{where}ray start must be finite, got ({shown(start)})")
+    if not all_finite(end):
+        raise ValueError(f"{where}ray end must be finite, got ({shown(end)})")
     return 0
 
 

@@ -54,11 +54,6 @@ def names(dimension):
         PACKED_UPDATE="update_boxes" if flat else "update_aabbs",
         VECTOR="Vector2" if flat else "Vector3",
         BOUNDS="Rect2" if flat else "AABB",
-        # The places in a Shape's numbers: a circle's radius, and the number
-        # that is NaN for a circle and a box's last max coordinate otherwise.
-        RADIUS="p%d" % dimension,
-        MARK="p%d" % (2 * dimension - 1),
-        SHAPE_NUMBERS=2 * dimension,
     )
 
 

@@ -5,6 +5,9 @@
 # ranges meet the query's; the hierarchical grid offers every object), and says
 # what a list's walk reads first with _prefetch_list.
 
+# The calls below name the grid they compile for (walk_window[UniformGridD]):
+# Cython does not match an argument typed with one of these names to the
+# fused type by itself.
 ctypedef fused Grid:
     UniformGridD
     HierarchicalGridD
