@@ -101,8 +101,6 @@ cdef object input_error(int code, str where, const double* at, const double* siz
     a circle or sphere (center `at`, radius size[0]; its other sizes 0)."""
     cdef int a
     axes = AXIS_NAMES[:D]
-    corner = [at[a] for a in range(D)]
-    sizes = [size[a] for a in range(D)]
     if BAD_AT <= code < BAD_AT + D:
         a = code - BAD_AT
         msg = f"{axes[a]} must be a finite number, got {at[a]!r}"
@@ -113,8 +111,8 @@ cdef object input_error(int code, str where, const double* at, const double* siz
     elif code == BAD_RADIUS:
         msg = f"radius must be a finite number >= 0 (with {', '.join(axes)} ± radius finite), got {size[0]!r}"
     elif code == OUT_OF_RANGE:
-        msg = (f"object at {', '.join(f'{n}={v!r}' for n, v in zip(axes, corner))} of size "
-               f"{' x '.join(repr(s) for s in sizes)} is out of range: the hierarchical "
+        msg = (f"object at {', '.join(f'{n}={v!r}' for n, v in zip(axes, axes_tuple(at)))} of size "
+               f"{' x '.join(repr(s) for s in axes_tuple(size))} is out of range: the hierarchical "
                f"grid takes sizes up to 1e150 and coordinates up to 1e160")
     else:
         a = code - TOO_FAR

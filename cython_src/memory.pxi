@@ -78,7 +78,6 @@ cdef int reserve_objects(_ObjectTable index, Py_ssize_t need) noexcept nogil:
         new_cap = 64
     # Every array grows to new_cap; obj_cap moves only once all of them have.
     if grow_to(<void**>&index.body, cap, new_cap, sizeof(Shape)) < 0 \
-            or grow_to(<void**>&index.stamp, cap, new_cap, sizeof(uint32_t)) < 0 \
             or grow_to(<void**>&index.generation, cap, new_cap, sizeof(uint32_t)) < 0 \
             or grow_to(<void**>&index.live, cap, new_cap, sizeof(uint8_t)) < 0 \
             or grow_to(<void**>&index.filter, cap, new_cap, sizeof(Filter)) < 0 \
@@ -86,7 +85,6 @@ cdef int reserve_objects(_ObjectTable index, Py_ssize_t need) noexcept nogil:
             or grow_array(<void**>&index.out, &index.out_cap, new_cap, sizeof(int32_t)) < 0 \
             or index._grow_objects(cap, new_cap) < 0:
         return -1
-    memset(index.stamp + cap, 0, (new_cap - cap) * sizeof(uint32_t))
     memset(index.generation + cap, 0, (new_cap - cap) * sizeof(uint32_t))
     memset(index.live + cap, 0, new_cap - cap)
     memset(index.body + cap, 0, (new_cap - cap) * sizeof(Shape))

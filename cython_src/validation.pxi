@@ -27,15 +27,18 @@ cdef int validate_ids(SpatialIndexD index) except -1:
         broken(index, f"counts: {index.n_live} live of {index.obj_hi} ids, capacity {index.obj_cap}")
     if index.n_live + index.n_free != index.obj_hi:
         broken(index, f"{index.n_live} live ids and {index.n_free} free ids, but {index.obj_hi} handed out")
-    if len(index.handles) != index.obj_hi:
+    if len(index.handles) > index.obj_hi:
         broken(index, f"{len(index.handles)} handles for {index.obj_hi} ids")
+    for k in range(index.named_cap):
+        if index.named[k]:
+            broken(index, f"the ids a batch named are still marked (word {k}: {index.named[k]:#x})")
     if index.out_cap < index.obj_cap or 2 * index.found.n > index.found.cap:
         broken(index, "an output buffer is smaller than what it must hold")
     for i in range(index.obj_cap):
         if index.live[i] > 1:
             broken(index, f"id {i}: live flag {index.live[i]}")
         if not index.live[i]:
-            if i < index.obj_hi and index.handles[i] is not None:
+            if i < len(index.handles) and index.handles[i] is not None:
                 broken(index, f"id {i}: live flag 0 but it keeps the handle {index.handles[i]!r}")
             continue
         if i >= index.obj_hi:

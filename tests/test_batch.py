@@ -439,6 +439,30 @@ def test_rejected_batches_change_nothing(call, error, named):
     assert snapshot(grid) == before
 
 
+@pytest.mark.parametrize("grid_class", [UniformGrid, HierarchicalGrid])
+def test_a_batch_of_ids_out_of_order_is_checked_and_forgotten(grid_class):
+    """Ids that do not come in increasing order are checked for a repeat one by
+    one (over more ids than one word of marks); a rejected batch, whatever
+    stopped it, leaves them free to come again in the next."""
+    grid = grid_class(4.0) if grid_class is UniformGrid else grid_class()
+    ids = grid.insert_rects(np.array([[3.0 * i, 0, 1, 1] for i in range(130)]))
+    backwards = ids[::-1].copy()
+    moved = np.array([[3.0 * i, 10, 1, 1] for i in backwards.tolist()])
+    with pytest.raises(ValueError, match=r"ids\[130\] repeats id 129"):
+        grid.update_rects(np.append(backwards, 129), np.vstack([moved, moved[:1]]))
+    with pytest.raises(KeyError, match=r"ids\[2\]: no object with id 130"):
+        grid.update_rects([70, 3, 130], moved[:3])
+    grid.validate()
+    assert [grid.bounds(i) for i in (0, 129)] == [(0, 0, 1, 1), (387, 0, 1, 1)]
+    grid.update_rects(backwards, moved)
+    grid.update_rects(backwards, moved)
+    grid.validate()
+    assert [grid.bounds(i) for i in ids.tolist()] == [(3.0 * i, 10, 1, 1) for i in range(130)]
+    grid.remove_many(backwards[:65])
+    grid.validate()
+    assert grid.ids() == list(range(65))
+
+
 def test_benchmark_methods_agree_on_small_scenes():
     """The benchmark's own cross-check on tiny scenes: every peer and both of this
     library's APIs must report identical pairs (behaviour, not timing), in 2D

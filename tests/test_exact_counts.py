@@ -186,6 +186,26 @@ def test_ids_are_recycled_and_handles_released():
 
 
 @pytest.mark.parametrize("grid_class", [UniformGrid, HierarchicalGrid])
+def test_ids_past_the_last_one_given_a_handle_are_their_own_handles(grid_class):
+    """The handles are kept up to the last id given one of its own: ids after it,
+    and a named id once removed and given again without one, are the ids."""
+    grid = grid_class(8.0) if grid_class is UniformGrid else grid_class()
+    plain = grid.insert_rects(np.array([[20.0 * i, 0, 1, 1] for i in range(5)])).tolist()
+    named = grid.insert_rect(100, 0, 1, 1, handle="far")
+    after = grid.insert_circle(100.5, 0.5, 1)
+    assert [grid.handle(i) for i in plain + [named, after]] == [0, 1, 2, 3, 4, "far", 6]
+    assert sorted(grid.query_rect(99, -1, 3, 3, exact=True), key=str) == [6, "far"]
+    grid.validate()
+    assert grid.remove(named) and grid.remove(after)
+    again = grid.insert_rects(np.array([[100.0, 0, 1, 1], [100.5, 0.5, 1, 1]])).tolist()
+    assert sorted(again) == [5, 6] and [grid.handle(i) for i in again] == again
+    assert grid.pairs() == [(5, 6)]
+    named = grid.insert_rect(200, 0, 1, 1, handle="last")
+    assert named == 7 and grid.handle(7) == "last" and grid.handle(6) == 6
+    grid.validate()
+
+
+@pytest.mark.parametrize("grid_class", [UniformGrid, HierarchicalGrid])
 def test_default_handle_is_the_id_everywhere_a_handle_comes_back(grid_class):
     """No handle, or a None one, singly or in a batch, is the id: in queries,
     rays, pairs, pair events (a removed object's too) and handle()."""
