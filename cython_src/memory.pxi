@@ -65,6 +65,20 @@ cdef inline int grow_to(void** ptr, Py_ssize_t old_cap, Py_ssize_t new_cap, size
     return grow_array(ptr, &old_cap, new_cap, item)
 
 
+cdef int grow_zeroed(void** ptr, Py_ssize_t old_cap, Py_ssize_t new_cap, size_t item) noexcept nogil:
+    """grow_to for an array whose new items start at zero: a zeroed block
+    (whose pages the system maps on first use, so items never written cost no
+    memory), then the old items copied; -1 if out of memory."""
+    cdef void* p = calloc(new_cap, item)
+    if p == NULL:
+        return -1
+    if old_cap:
+        memcpy(p, ptr[0], old_cap * item)
+    free(ptr[0])
+    ptr[0] = p
+    return 0
+
+
 cdef int reserve_objects(_ObjectTable index, Py_ssize_t need) noexcept nogil:
     """Room for ids below `need` in every per-object array, the subclass's
     included (_grow_objects), growing them together; -1 if out of memory."""
@@ -78,14 +92,13 @@ cdef int reserve_objects(_ObjectTable index, Py_ssize_t need) noexcept nogil:
         new_cap = 64
     # Every array grows to new_cap; obj_cap moves only once all of them have.
     if grow_to(<void**>&index.body, cap, new_cap, sizeof(Shape)) < 0 \
-            or grow_to(<void**>&index.generation, cap, new_cap, sizeof(uint32_t)) < 0 \
+            or grow_zeroed(<void**>&index.generation, cap, new_cap, sizeof(uint32_t)) < 0 \
             or grow_to(<void**>&index.live, cap, new_cap, sizeof(uint8_t)) < 0 \
             or grow_to(<void**>&index.filter, cap, new_cap, sizeof(Filter)) < 0 \
             or grow_to(<void**>&index.free_ids, cap, new_cap, sizeof(int32_t)) < 0 \
             or grow_array(<void**>&index.out, &index.out_cap, new_cap, sizeof(int32_t)) < 0 \
             or index._grow_objects(cap, new_cap) < 0:
         return -1
-    memset(index.generation + cap, 0, (new_cap - cap) * sizeof(uint32_t))
     memset(index.live + cap, 0, new_cap - cap)
     memset(index.body + cap, 0, (new_cap - cap) * sizeof(Shape))
     default_filters(index.filter + cap, new_cap - cap)
