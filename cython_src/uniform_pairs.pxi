@@ -314,14 +314,14 @@ cdef int uniform_broad_phase(UniformGridD g) except -1:
     shared by the table's meeting pairs go into broad_phase_count: over
     every cell, the pairs of the ranges that cover it."""
     cdef Py_ssize_t k, n
-    cdef const Shape* shapes
+    cdef Shape shape
     if g.meetings_pending:
         n = g.cell_pairs.packed_n()
         if grow_array(<void**>&g.packed_range, &g.packed_range_cap, n, sizeof(CellRange)) < 0:
             raise MemoryError()
-        shapes = <const Shape*>g.cell_pairs.packed_shapes()
         for k in range(n):
-            g._placed_range(&shapes[k], &g.packed_range[k])
+            g.cell_pairs.packed_shape(k, shape.p)
+            g._placed_range(&shape, &g.packed_range[k])
         g.packed_n = n
         g.narrow_phase_count += g.cell_pairs.count_meetings(<const CellSpan*>g.packed_range)
         g.meetings_pending = False

@@ -109,6 +109,37 @@ def test_pairs_candidates_and_counters_equal_brute_force(scene, layered, kinds):
         grid.validate()
 
 
+@pytest.mark.parametrize("boxes_by_frame", [[[], [7], [7, 50, 51], [], []], [[3], [], [3]]],
+                         ids=["circles first", "a box first"])
+def test_each_pass_lays_out_its_shapes_as_they_are_now(boxes_by_frame):
+    """The cell-list kernel packs a pass's shapes as it packed the last pass's
+    (circles alone as centre and radius while every shape was one) and packs
+    them again when they changed kind: pass after pass, as circles turn into
+    boxes and back, the pairs and counters equal brute force."""
+    rng = np.random.default_rng(11)
+    n = 200
+    grid = UniformGrid(4.0)
+    pos = rng.uniform(-40.0, 40.0, (n, 2))
+    size = rng.uniform(0.4, 3.6, (n, 2))      # at most two cells a side: the kernel's pass
+    ids = grid.insert_circles(pos, size[:, 0] / 2)
+    everyone = [(1, 0xFFFFFFFF)] * n
+    for boxes in boxes_by_frame:
+        kind = np.array(["circle"] * n)
+        kind[boxes] = "box"
+        circles = kind == "circle"
+        grid.update_circles(ids[circles], pos[circles], size[circles, 0] / 2)
+        if boxes:
+            grid.update_rects(ids[~circles], np.hstack([pos, size])[~circles])
+        shapes = [(x, y, w / 2) if k == "circle" else (x, y, w, h)
+                  for (x, y), (w, h), k in zip(pos.tolist(), size.tolist(), kind)]
+        want_pairs, want_candidates, want_shared = expected(grid, ids.tolist(), kind, shapes, everyone)
+        assert as_set(grid.pair_ids()) == want_pairs
+        assert (grid.narrow_phase_checks, grid.hits, grid.broad_phase_pairs) == \
+            (len(want_candidates), len(want_pairs), want_shared)
+        grid.validate()
+        pos += rng.uniform(-1.0, 1.0, (n, 2))
+
+
 def test_broad_phase_pairs_count_the_last_pass_not_the_moves_after_it():
     """Shared cells are counted when asked, from what the pass packed: moves,
     candidate passes and removals after it leave them as the pass found them."""

@@ -32,30 +32,16 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <new>
 #include <vector>
 
+#include "cell_order.hpp"
 #include "layout.hpp"
 #include "narrow_phase.hpp"
 #include "threads.hpp"
 
 namespace spatial_hash {
-
-// What a pass reads: the core's per-id arrays and the table's members.
-template <int D>
-struct TableInput {
-    const double* body;             // per id: its shape, 2 * D numbers
-    const CellSpan<D>* range;       // per id: the cells its box covers
-    const LayerFilter* filter;      // per id; nullptr while every object has the default
-    const int32_t* home;            // per id: its home cell in the table
-    const int32_t* members;         // the table's objects
-    std::ptrdiff_t n;               // how many
-    uint64_t membership;            // changes whenever an object enters the table (with n, it
-                                    // tells whether the table holds the objects it held)
-    int wbits;                      // the table is (1 << wbits) cells a side
-    bool keep_all;                  // keep every pair whose ranges meet, touching or not
-    int threads;
-};
 
 template <int D>
 class CellPairs {
@@ -71,23 +57,26 @@ class CellPairs {
     // pass); 0, or -1 if out of memory.
     int run(const TableInput<D>& in) noexcept {
         try {
-            order(in);
+            cells_.order(in);
+            n_ = cells_.size();
+            filtered_ = in.filter != nullptr;
+            if (in.keep_all) at_least(range_, std::size_t(n_));
+            if (filtered_) at_least(filter_, std::size_t(n_));
             const int workers = n_ < PARALLEL_WORK ? 1 : std::max(1, in.threads);
-            // The copy reads the shapes scattered: the time goes in waiting for
-            // memory, which threads wait for side by side.
-            const std::ptrdiff_t n_chunks = (n_ + CHUNK_OBJECTS - 1) / CHUNK_OBJECTS;
-            std::atomic<std::ptrdiff_t> next(0), circles(0);
-            in_parallel(workers, [&](int) {
-                for (std::ptrdiff_t k; (k = next.fetch_add(1)) < n_chunks;)
-                    circles += copy(in, k * CHUNK_OBJECTS, std::min(n_, (k + 1) * CHUNK_OBJECTS));
-            });
-            if (circles == n_) search_shapes<CIRCLES>(in, workers);
+            // Laid out as at the last pass, and again the other way when the
+            // shapes are no longer (or are now) all circles.
+            std::ptrdiff_t circles = copy_all(in, workers);
+            if (all_circles_ != (circles == n_)) {
+                all_circles_ = !all_circles_;
+                circles = copy_all(in, workers);
+            }
+            if (all_circles_) search_shapes<CIRCLES>(in, workers);
             else if (circles == 0) search_shapes<BOXES>(in, workers);
             else search_shapes<MIXED>(in, workers);
             return 0;
         } catch (const std::bad_alloc&) {
-            n_pairs_ = 0;
-            n_ = -1;            // the next pass starts from the members
+            n_pairs_ = n_ = 0;
+            cells_.forget();
             return -1;
         }
     }
@@ -96,7 +85,7 @@ class CellPairs {
     // The last pass's pairs into `out` (room for n_pairs()): two ids a pair,
     // the smaller first, the chunks' pairs in chunk order.
     void write_pairs(int32_t* out) const noexcept {
-        const int32_t* id = id_.data();
+        const int32_t* id = cells_.ids();
         for (const Chunk& k : chunks_) {
             const int32_t* found = &found_[k.worker][2 * k.first];
             for (std::ptrdiff_t p = 0; p < 2 * k.count; p += 2) {
@@ -107,15 +96,20 @@ class CellPairs {
             out += 2 * k.count;
         }
     }
-    // The last pass's objects' shapes, in cell order.
-    std::ptrdiff_t packed_n() const noexcept { return n_ < 0 ? 0 : n_; }
-    const double* packed_shapes() const noexcept { return shape_.data(); }
+    // How many objects the last pass packed, and the shape of the k-th in
+    // cell order, into `out` (2 * D numbers, as the core keeps shapes).
+    std::ptrdiff_t packed_n() const noexcept { return n_; }
+    void packed_shape(std::ptrdiff_t k, double* out) const noexcept {
+        const double* shape = &shape_[std::size_t(k) * stride()];
+        for (int a = 0; a < NUMBERS; ++a)
+            out[a] = a < stride() ? shape[a] : std::numeric_limits<double>::quiet_NaN();
+    }
 
     // Of the last pass's candidates, how many have cell ranges that meet and
     // filters that pass, `ranges` being those of packed_shapes().
     std::ptrdiff_t count_meetings(const CellSpan<D>* ranges) const noexcept {
         std::ptrdiff_t met = 0;
-        for_each_run([&](std::ptrdiff_t u, std::ptrdiff_t v0, std::ptrdiff_t v1) {
+        cells_.for_each_run([&](std::ptrdiff_t u, std::ptrdiff_t v0, std::ptrdiff_t v1) {
             for (std::ptrdiff_t v = v0; v < v1; ++v)
                 met += ranges_meet(ranges[u], ranges[v]) & (!filtered_ || filters_pass(u, v));
         });
@@ -130,25 +124,20 @@ class CellPairs {
         std::ptrdiff_t first, count;    // its pairs in the worker's buffer
     };
 
-    std::vector<int32_t> start_;        // per table cell: where its objects begin; one more at the end
-    std::vector<int32_t> id_;           // the table's objects in cell order
-    std::vector<int32_t> last_;         // ... and at the pass before
-    std::vector<int32_t> occupied_;     // the cells that hold objects, in order
-    std::vector<double> shape_;
+    CellOrder<D> cells_;                // the table's objects in cell order
+    std::vector<double> shape_;         // the shapes in cell order; circles alone as center and radius
+    bool all_circles_ = true;           // ... which the last pass's all were
     std::vector<CellSpan<D>> range_;    // copied for keep_all only
     std::vector<LayerFilter> filter_;   // filled while some object has a filter of its own
     std::vector<std::vector<int32_t>> found_;   // per worker: its chunks' pairs, as packed indices
     std::vector<Chunk> chunks_;
-    std::ptrdiff_t n_pairs_ = 0, n_ = -1, n_occupied_ = 0;
-    uint64_t membership_ = 0;
+    std::ptrdiff_t n_pairs_ = 0, n_ = 0;    // pairs found, objects packed
     bool filtered_ = false;
-    int64_t mask_ = 0;
-    int wbits_ = 0;
 
-    template <typename T>
-    static void at_least(std::vector<T>& v, std::size_t n) {
-        if (v.size() < n) v.resize(n);
-    }
+    // Numbers a packed shape takes: a circle's center and radius, or a shape
+    // as the core keeps it.
+    static constexpr int CIRCLE_NUMBERS = D + 1;
+    int stride() const noexcept { return all_circles_ ? CIRCLE_NUMBERS : NUMBERS; }
 
     static int ranges_meet(const CellSpan<D>& a, const CellSpan<D>& b) {
         int meet = 1;
@@ -161,134 +150,41 @@ class CellPairs {
         return ((f.mask & g.layer) | (g.mask & f.layer)) != 0;
     }
 
-    // The table's ids in cell order, and where each cell's begin: a counting
-    // sort by home cell. While the table holds the objects it held at the
-    // last pass (its `membership` is the same), the sort takes them in the
-    // last pass's order: objects move little between frames, so the counts
-    // and the ids then land nearly in sequence (over the members' order, each
-    // lands anywhere in memory, which at a million objects took a fifth of
-    // the pass).
-    void order(const TableInput<D>& in) {
-        const bool again = in.membership == membership_ && in.n == n_ && in.wbits == wbits_;
-        wbits_ = in.wbits;
-        mask_ = (int64_t(1) << in.wbits) - 1;
-        filtered_ = in.filter != nullptr;
-        n_ = in.n;
-        membership_ = in.membership;
-        const std::ptrdiff_t n_cells = std::ptrdiff_t(1) << (D * wbits_);
-        at_least(start_, std::size_t(n_cells + 1));
-        at_least(id_, std::size_t(n_));
-        at_least(last_, std::size_t(n_));
-        at_least(occupied_, std::size_t(n_ + 1));
-        at_least(shape_, std::size_t(n_ * NUMBERS));
-        if (in.keep_all) at_least(range_, std::size_t(n_));
-        if (filtered_) at_least(filter_, std::size_t(n_));
-        const int32_t* objects = in.members;
-        if (again) {
-            id_.swap(last_);
-            objects = last_.data();
-        }
-        int32_t* start = start_.data();
-        std::fill(start, start + n_cells + 1, 0);
-        for (std::ptrdiff_t k = 0; k < n_; ++k) ++start[in.home[objects[k]] + 1];
-        // The occupied cells, listed without a branch (the search skips the
-        // empty ones without mispredicting which they are).
-        std::ptrdiff_t n_occupied = 0;
-        int32_t sum = 0;
-        for (std::ptrdiff_t c = 0; c < n_cells; ++c) {
-            const int32_t count = start[c + 1];
-            occupied_[n_occupied] = int32_t(c);
-            n_occupied += count != 0;
-            sum += count;
-            start[c + 1] = sum;
-        }
-        n_occupied_ = n_occupied;
-        // In reverse, each to the end of its cell's room: the cell's entry
-        // ends where its objects begin, and its objects keep their order.
-        for (std::ptrdiff_t k = n_ - 1; k >= 0; --k) {
-            const int32_t i = objects[k];
-            id_[--start[in.home[i] + 1]] = i;
-        }
-        std::memmove(start, start + 1, sizeof(int32_t) * n_cells);
-        start[n_cells] = int32_t(n_);
+    // Every packed object takes its shape, laid out as stride() says, and its
+    // filter (and for keep_all its range); returns how many are circles. The
+    // copy reads the shapes scattered: the time goes in waiting for memory,
+    // which threads wait for side by side.
+    std::ptrdiff_t copy_all(const TableInput<D>& in, int workers) {
+        at_least(shape_, std::size_t(n_ * stride()));
+        const std::ptrdiff_t n_chunks = (n_ + CHUNK_OBJECTS - 1) / CHUNK_OBJECTS;
+        std::atomic<std::ptrdiff_t> next(0), circles(0);
+        in_parallel(workers, [&](int) {
+            for (std::ptrdiff_t k; (k = next.fetch_add(1)) < n_chunks;)
+                circles += all_circles_ ? copy<CIRCLE_NUMBERS>(in, k * CHUNK_OBJECTS, std::min(n_, (k + 1) * CHUNK_OBJECTS))
+                                        : copy<NUMBERS>(in, k * CHUNK_OBJECTS, std::min(n_, (k + 1) * CHUNK_OBJECTS));
+        });
+        return circles;
     }
 
-    // Packed objects k0 .. k1-1 take their shapes and filters (and for keep_all
-    // their ranges); returns how many are circles.
+    // copy_all's work for packed objects k0 .. k1-1, STRIDE numbers a shape
+    // (laid out as circles, a shape that is not one only counts against
+    // them, and the pass copies again).
+    template <int STRIDE>
     std::ptrdiff_t copy(const TableInput<D>& in, std::ptrdiff_t k0, std::ptrdiff_t k1) {
         std::ptrdiff_t circles = 0;
-        const int32_t* id = id_.data();
+        const int32_t* id = cells_.ids();
         for (std::ptrdiff_t k = k0; k < k1; ++k) {
             if (k + PREFETCH_AHEAD < k1) {
                 __builtin_prefetch(&in.body[std::size_t(id[k + PREFETCH_AHEAD]) * NUMBERS]);
                 if (in.keep_all) __builtin_prefetch(&in.range[id[k + PREFETCH_AHEAD]]);
             }
             const double* body = &in.body[std::size_t(id[k]) * NUMBERS];
-            std::memcpy(&shape_[std::size_t(k) * NUMBERS], body, sizeof(double) * NUMBERS);
+            std::memcpy(&shape_[std::size_t(k) * STRIDE], body, sizeof(double) * STRIDE);
             if (in.keep_all) range_[k] = in.range[id[k]];
             if (in.filter) filter_[k] = in.filter[id[k]];
             circles += is_circle<D>(body);
         }
         return circles;
-    }
-
-    // The runs of packed objects in cells x0 .. x1 of row (y, z), wrapped:
-    // one run unless the row wraps there. Returns how many numbers it wrote.
-    int row_runs(int64_t x0, int64_t x1, int64_t y, int64_t z, std::ptrdiff_t* runs) const {
-        // x0 .. x1 spans at most three cells of a table at least four wide.
-        const int32_t* start = start_.data();
-        const int64_t base = ((z & mask_) << (2 * wbits_)) | ((y & mask_) << wbits_);
-        if (x0 > mask_) {               // wholly past the edge: the row's first cells
-            x0 -= mask_ + 1;
-            x1 -= mask_ + 1;
-        }
-        if (x0 >= 0 && x1 <= mask_) {
-            runs[0] = start[base + x0];
-            runs[1] = start[base + x1 + 1];
-            return 2;
-        }
-        // Cells x0 .. W - 1 (or W + x0 .. W - 1), then 0 .. x1 (or 0 .. x1 - W).
-        runs[0] = start[base + (x0 & mask_)];
-        runs[1] = start[base + mask_ + 1];
-        runs[2] = start[base];
-        runs[3] = start[base + (x1 & mask_) + 1];
-        return 4;
-    }
-
-    // The forward half neighbourhood of cell c as runs of packed objects:
-    // runs[0] .. runs[1] - 1 the next cell of its row, then the rows after it
-    // (wrapped: a row is one run unless it wraps there). Returns how many
-    // numbers it wrote.
-    int neighbourhood(int64_t c, std::ptrdiff_t* runs) const {
-        const int64_t cx = c & mask_, cy = (c >> wbits_) & mask_;
-        const int64_t cz = D == 3 ? c >> (2 * wbits_) : 0;
-        int n = row_runs(cx + 1, cx + 1, cy, cz, runs);
-        n += row_runs(cx - 1, cx + 1, cy + 1, cz, runs + n);
-        if (D == 3)
-            for (int64_t dy = -1; dy <= 1; ++dy) n += row_runs(cx - 1, cx + 1, cy + dy, cz + 1, runs + n);
-        return n;
-    }
-
-    // each(u, v0, v1) for every packed object u and each run v0 .. v1-1 of its
-    // candidates: the rest of its cell, then its cell's forward half
-    // neighbourhood.
-    template <class Each>
-    void for_each_run(const Each& each) const {
-        const int32_t* start = start_.data();
-        std::ptrdiff_t runs[4 + 4 * (D == 2 ? 1 : 4)];
-        for (std::ptrdiff_t k = 0; k < n_occupied_; ++k) {
-            const int64_t c = occupied_[k];
-            const std::ptrdiff_t end = start[c + 1];
-            const int n = neighbourhood(c, runs);
-            // The next cell's run follows the cell's own where the row does
-            // not wrap there: one run for both.
-            const int joined = runs[0] == end ? 2 : 0;
-            const std::ptrdiff_t own_end = joined ? runs[1] : end;
-            for (std::ptrdiff_t u = start[c]; u < end; ++u) {
-                each(u, u + 1, own_end);
-                for (int r = joined; r < n; r += 2) each(u, runs[r], runs[r + 1]);
-            }
-        }
     }
 
     // Packed object u against packed objects v0 .. v1-1: keeps (u, v) at
@@ -298,13 +194,14 @@ class CellPairs {
     template <int SHAPES, bool FILTERED, bool KEEP_ALL>
     std::ptrdiff_t test_run(std::ptrdiff_t u, std::ptrdiff_t v0, std::ptrdiff_t v1, int32_t* pairs,
                             std::ptrdiff_t kept) const {
-        const double* shape = &shape_[std::size_t(u) * NUMBERS];
+        constexpr std::size_t STRIDE = SHAPES == CIRCLES ? CIRCLE_NUMBERS : NUMBERS;
+        const double* shape = &shape_[std::size_t(u) * STRIDE];
         double box[2 * D];
         if (SHAPES == MIXED && !KEEP_ALL) box_of<D>(shape, box);
         for (std::ptrdiff_t v = v0; v < v1; ++v) {
             int keep;
             if (KEEP_ALL) keep = ranges_meet(range_[u], range_[v]);
-            else if (SHAPES == CIRCLES) keep = circles_overlap<D>(shape, &shape_[std::size_t(v) * NUMBERS]);
+            else if (SHAPES == CIRCLES) keep = circles_overlap<D>(shape, &shape_[v * STRIDE]);
             else if (SHAPES == BOXES) keep = boxes_touch<D>(shape, &shape_[std::size_t(v) * NUMBERS]);
             else keep = shapes_touch<D>(shape, box, &shape_[std::size_t(v) * NUMBERS]);
             if (FILTERED) keep &= filters_pass(u, v);
@@ -325,7 +222,8 @@ class CellPairs {
             const int32_t u = pairs[2 * p], v = pairs[2 * p + 1];
             pairs[2 * kept] = u;
             pairs[2 * kept + 1] = v;
-            kept += circle_boxes_meet<D>(&shape[std::size_t(u) * NUMBERS], &shape[std::size_t(v) * NUMBERS]);
+            kept += circle_boxes_meet<D>(&shape[std::size_t(u) * CIRCLE_NUMBERS],
+                                         &shape[std::size_t(v) * CIRCLE_NUMBERS]);
         }
         return kept;
     }
@@ -335,12 +233,11 @@ class CellPairs {
     template <int SHAPES, bool FILTERED, bool KEEP_ALL>
     std::ptrdiff_t search_cells(int w, std::ptrdiff_t k0, std::ptrdiff_t k1, std::ptrdiff_t kept) {
         std::vector<int32_t>& found = found_[w];
-        const int32_t* start = start_.data();
-        std::ptrdiff_t runs[4 + 4 * (D == 2 ? 1 : 4)];
+        std::ptrdiff_t runs[CellOrder<D>::MAX_RUNS];
         for (std::ptrdiff_t k = k0; k < k1; ++k) {
-            const int64_t c = occupied_[k];
-            const std::ptrdiff_t begin = start[c], end = start[c + 1];
-            const int n = neighbourhood(c, runs);
+            const int64_t c = cells_.occupied(k);
+            const std::ptrdiff_t begin = cells_.begin(c), end = cells_.begin(c + 1);
+            const int n = cells_.neighbourhood(c, runs);
             const int joined = runs[0] == end ? 2 : 0;      // as in for_each_run
             const std::ptrdiff_t own_end = joined ? runs[1] : end;
             std::ptrdiff_t more = end - begin;
@@ -359,7 +256,7 @@ class CellPairs {
     // in chunk order as ids.
     template <int SHAPES, bool FILTERED, bool KEEP_ALL>
     void search(int workers) {
-        const std::ptrdiff_t n_chunks = (n_occupied_ + CHUNK_CELLS - 1) / CHUNK_CELLS;
+        const std::ptrdiff_t n_chunks = (cells_.n_occupied() + CHUNK_CELLS - 1) / CHUNK_CELLS;
         chunks_.assign(std::size_t(n_chunks), Chunk{0, 0, 0});
         at_least(found_, std::size_t(workers));
         std::atomic<std::ptrdiff_t> next(0);
@@ -368,7 +265,7 @@ class CellPairs {
             std::ptrdiff_t kept = 0;
             try {
                 for (std::ptrdiff_t k; (k = next.fetch_add(1)) < n_chunks;) {
-                    const std::ptrdiff_t k0 = k * CHUNK_CELLS, k1 = std::min(k0 + CHUNK_CELLS, n_occupied_);
+                    const std::ptrdiff_t k0 = k * CHUNK_CELLS, k1 = std::min(k0 + CHUNK_CELLS, cells_.n_occupied());
                     std::ptrdiff_t end = search_cells<SHAPES, FILTERED, KEEP_ALL>(w, k0, k1, kept);
                     if (SHAPES == CIRCLES && !KEEP_ALL) end = keep_meeting_boxes(w, kept, end);
                     chunks_[k] = Chunk{w, kept, end - kept};

@@ -18,6 +18,22 @@ struct LayerFilter {
     uint32_t mask;
 };
 
+// What a pass reads: the core's per-id arrays and the table's members.
+template <int D>
+struct TableInput {
+    const double* body;             // per id: its shape, 2 * D numbers
+    const CellSpan<D>* range;       // per id: the cells its box covers
+    const LayerFilter* filter;      // per id; nullptr while every object has the default
+    const int32_t* home;            // per id: its home cell in the table
+    const int32_t* members;         // the table's objects
+    std::ptrdiff_t n;               // how many
+    uint64_t membership;            // changes whenever an object enters the table (with n, it
+                                    // tells whether the table holds the objects it held)
+    int wbits;                      // the table is (1 << wbits) cells a side
+    bool keep_all;                  // keep every pair whose ranges meet, touching or not
+    int threads;
+};
+
 // Nearby: one answer of a nearest-object search.
 struct Nearby {
     double distance;

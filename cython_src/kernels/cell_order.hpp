@@ -1,0 +1,157 @@
+// The uniform grid's table in cell order, as its pair pass (cell_pairs.hpp)
+// reads it: the table's ids counting-sorted by home cell, where each cell's
+// objects begin, the occupied cells in order, and the runs of packed objects
+// that make a cell's forward half neighbourhood: the next cell of its row and
+// the three cells around it in the next row (in 3D, the 13 cells of the
+// forward half shell), wrapped as the table wraps the world.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "layout.hpp"
+
+namespace spatial_hash {
+
+template <typename T>
+inline void at_least(std::vector<T>& v, std::size_t n) {
+    if (v.size() < n) v.resize(n);
+}
+
+template <int D>
+class CellOrder {
+  public:
+    // Numbers that neighbourhood() writes at most.
+    static constexpr int MAX_RUNS = 4 + 4 * (D == 2 ? 1 : 4);
+
+    // The table's ids in cell order, and where each cell's begin: a counting
+    // sort by home cell. While the table holds the objects it held at the
+    // last pass (its `membership` is the same), the sort takes them in the
+    // last pass's order: objects move little between frames, so the counts
+    // and the ids then land nearly in sequence (over the members' order, each
+    // lands anywhere in memory, which at a million objects took a fifth of
+    // the pass).
+    void order(const TableInput<D>& in) {
+        const bool again = in.membership == membership_ && in.n == n_ && in.wbits == wbits_;
+        wbits_ = in.wbits;
+        mask_ = (int64_t(1) << in.wbits) - 1;
+        n_ = in.n;
+        membership_ = in.membership;
+        const std::ptrdiff_t n_cells = std::ptrdiff_t(1) << (D * wbits_);
+        at_least(start_, std::size_t(n_cells + 1));
+        at_least(id_, std::size_t(n_));
+        at_least(last_, std::size_t(n_));
+        at_least(occupied_, std::size_t(n_ + 1));
+        const int32_t* objects = in.members;
+        if (again) {
+            id_.swap(last_);
+            objects = last_.data();
+        }
+        int32_t* start = start_.data();
+        std::fill(start, start + n_cells + 1, 0);
+        for (std::ptrdiff_t k = 0; k < n_; ++k) ++start[in.home[objects[k]] + 1];
+        // The occupied cells, listed without a branch (the search skips the
+        // empty ones without mispredicting which they are).
+        std::ptrdiff_t n_occupied = 0;
+        int32_t sum = 0;
+        for (std::ptrdiff_t c = 0; c < n_cells; ++c) {
+            const int32_t count = start[c + 1];
+            occupied_[n_occupied] = int32_t(c);
+            n_occupied += count != 0;
+            sum += count;
+            start[c + 1] = sum;
+        }
+        n_occupied_ = n_occupied;
+        // In reverse, each to the end of its cell's room: the cell's entry
+        // ends where its objects begin, and its objects keep their order.
+        for (std::ptrdiff_t k = n_ - 1; k >= 0; --k) {
+            const int32_t i = objects[k];
+            id_[--start[in.home[i] + 1]] = i;
+        }
+        std::memmove(start, start + 1, sizeof(int32_t) * n_cells);
+        start[n_cells] = int32_t(n_);
+    }
+
+    // The next order() starts from the members (after a pass that failed).
+    void forget() noexcept { n_ = -1; }
+
+    std::ptrdiff_t size() const noexcept { return n_ < 0 ? 0 : n_; }
+    const int32_t* ids() const noexcept { return id_.data(); }
+    std::ptrdiff_t n_occupied() const noexcept { return n_occupied_; }
+    // The k-th occupied cell, and where the objects of cell c begin (those of
+    // c + 1 begin where they end).
+    int64_t occupied(std::ptrdiff_t k) const noexcept { return occupied_[k]; }
+    std::ptrdiff_t begin(int64_t c) const noexcept { return start_[c]; }
+
+    // The forward half neighbourhood of cell c as runs of packed objects:
+    // runs[0] .. runs[1] - 1 the next cell of its row, then the rows after it
+    // (wrapped: a row is one run unless it wraps there). Returns how many
+    // numbers it wrote.
+    int neighbourhood(int64_t c, std::ptrdiff_t* runs) const {
+        const int64_t cx = c & mask_, cy = (c >> wbits_) & mask_;
+        const int64_t cz = D == 3 ? c >> (2 * wbits_) : 0;
+        int n = row_runs(cx + 1, cx + 1, cy, cz, runs);
+        n += row_runs(cx - 1, cx + 1, cy + 1, cz, runs + n);
+        if (D == 3)
+            for (int64_t dy = -1; dy <= 1; ++dy) n += row_runs(cx - 1, cx + 1, cy + dy, cz + 1, runs + n);
+        return n;
+    }
+
+    // each(u, v0, v1) for every packed object u and each run v0 .. v1-1 of its
+    // candidates: the rest of its cell, then its cell's forward half
+    // neighbourhood.
+    template <class Each>
+    void for_each_run(const Each& each) const {
+        const int32_t* start = start_.data();
+        std::ptrdiff_t runs[MAX_RUNS];
+        for (std::ptrdiff_t k = 0; k < n_occupied_; ++k) {
+            const int64_t c = occupied_[k];
+            const std::ptrdiff_t end = start[c + 1];
+            const int n = neighbourhood(c, runs);
+            // The next cell's run follows the cell's own where the row does
+            // not wrap there: one run for both.
+            const int joined = runs[0] == end ? 2 : 0;
+            const std::ptrdiff_t own_end = joined ? runs[1] : end;
+            for (std::ptrdiff_t u = start[c]; u < end; ++u) {
+                each(u, u + 1, own_end);
+                for (int r = joined; r < n; r += 2) each(u, runs[r], runs[r + 1]);
+            }
+        }
+    }
+
+  private:
+    // The runs of packed objects in cells x0 .. x1 of row (y, z), wrapped:
+    // one run unless the row wraps there. Returns how many numbers it wrote.
+    int row_runs(int64_t x0, int64_t x1, int64_t y, int64_t z, std::ptrdiff_t* runs) const {
+        // x0 .. x1 spans at most three cells of a table at least four wide.
+        const int32_t* start = start_.data();
+        const int64_t base = ((z & mask_) << (2 * wbits_)) | ((y & mask_) << wbits_);
+        if (x0 > mask_) {               // wholly past the edge: the row's first cells
+            x0 -= mask_ + 1;
+            x1 -= mask_ + 1;
+        }
+        if (x0 >= 0 && x1 <= mask_) {
+            runs[0] = start[base + x0];
+            runs[1] = start[base + x1 + 1];
+            return 2;
+        }
+        // Cells x0 .. W - 1 (or W + x0 .. W - 1), then 0 .. x1 (or 0 .. x1 - W).
+        runs[0] = start[base + (x0 & mask_)];
+        runs[1] = start[base + mask_ + 1];
+        runs[2] = start[base];
+        runs[3] = start[base + (x1 & mask_) + 1];
+        return 4;
+    }
+
+    std::vector<int32_t> start_;        // per table cell: where its objects begin; one more at the end
+    std::vector<int32_t> id_;           // the table's objects in cell order
+    std::vector<int32_t> last_;         // ... and at the pass before
+    std::vector<int32_t> occupied_;     // the cells that hold objects, in order
+    std::ptrdiff_t n_ = -1, n_occupied_ = 0;
+    uint64_t membership_ = 0;
+    int64_t mask_ = 0;
+    int wbits_ = 0;
+};
+
+}  // namespace spatial_hash
