@@ -1,7 +1,8 @@
 // The uniform grid's pair pass while no object of its table covers more than
 // two cells a side. Each frame lays the table's objects out in cell order (a
-// counting sort of their ids by home cell, then a copy of their shapes, which
-// reads memory scattered and so takes the threads), then each occupied cell
+// counting sort of their ids by home cell, cell_order.hpp, then a copy of
+// their shapes, circles as centre and radius alone while all are circles,
+// which reads memory scattered and so takes the threads), then each occupied cell
 // tests its own objects against the rest of its cell and the objects of its
 // forward half neighbourhood: the next cell of its row and the three cells
 // around it in the next row (in 3D, the 13 cells of the forward half shell),
@@ -106,7 +107,7 @@ class CellPairs {
     }
 
     // Of the last pass's candidates, how many have cell ranges that meet and
-    // filters that pass, `ranges` being those of packed_shapes().
+    // filters that pass, `ranges` being those of the packed shapes (packed_shape).
     std::ptrdiff_t count_meetings(const CellSpan<D>* ranges) const noexcept {
         std::ptrdiff_t met = 0;
         cells_.for_each_run([&](std::ptrdiff_t u, std::ptrdiff_t v0, std::ptrdiff_t v1) {
@@ -159,9 +160,10 @@ class CellPairs {
         const std::ptrdiff_t n_chunks = (n_ + CHUNK_OBJECTS - 1) / CHUNK_OBJECTS;
         std::atomic<std::ptrdiff_t> next(0), circles(0);
         in_parallel(workers, [&](int) {
-            for (std::ptrdiff_t k; (k = next.fetch_add(1)) < n_chunks;)
-                circles += all_circles_ ? copy<CIRCLE_NUMBERS>(in, k * CHUNK_OBJECTS, std::min(n_, (k + 1) * CHUNK_OBJECTS))
-                                        : copy<NUMBERS>(in, k * CHUNK_OBJECTS, std::min(n_, (k + 1) * CHUNK_OBJECTS));
+            for (std::ptrdiff_t k; (k = next.fetch_add(1)) < n_chunks;) {
+                const std::ptrdiff_t k0 = k * CHUNK_OBJECTS, k1 = std::min(n_, k0 + CHUNK_OBJECTS);
+                circles += all_circles_ ? copy<CIRCLE_NUMBERS>(in, k0, k1) : copy<NUMBERS>(in, k0, k1);
+            }
         });
         return circles;
     }
