@@ -22,7 +22,7 @@ inline void at_least(std::vector<T>& v, std::size_t n) {
 template <int D>
 class CellOrder {
   public:
-    // Numbers that neighbourhood() writes at most.
+    // Numbers that the runs of a cell's forward half neighbourhood take at most.
     static constexpr int MAX_RUNS = 4 + 4 * (D == 2 ? 1 : 4);
 
     // The table's ids in cell order, and where each cell's begin: a counting
@@ -79,11 +79,57 @@ class CellOrder {
     std::ptrdiff_t size() const noexcept { return n_ < 0 ? 0 : n_; }
     const int32_t* ids() const noexcept { return id_.data(); }
     std::ptrdiff_t n_occupied() const noexcept { return n_occupied_; }
-    // The k-th occupied cell, and where the objects of cell c begin (those of
-    // c + 1 begin where they end).
-    int64_t occupied(std::ptrdiff_t k) const noexcept { return occupied_[k]; }
-    std::ptrdiff_t begin(int64_t c) const noexcept { return start_[c]; }
 
+    // One occupied cell's objects, begin .. end-1, and the runs of their
+    // candidates: the rest of the cell (with the next cell of its row, one run
+    // where the row does not wrap there), then the rest of its forward half
+    // neighbourhood.
+    struct Cell {
+        std::ptrdiff_t begin, end, own_end;
+        int first, n;                   // runs[first .. n-1], two numbers a run
+        std::ptrdiff_t runs[MAX_RUNS];
+
+        // each(u, v0, v1) for every object u of the cell and each run v0 .. v1-1
+        // of its candidates.
+        template <class Each>
+        void each_run(const Each& each) const {
+            for (std::ptrdiff_t u = begin; u < end; ++u) {
+                each(u, u + 1, own_end);
+                for (int r = first; r < n; r += 2) each(u, runs[r], runs[r + 1]);
+            }
+        }
+        // At least as many as the pairs each_run offers.
+        std::ptrdiff_t most_pairs() const {
+            std::ptrdiff_t more = end - begin;
+            for (int r = 0; r < n; r += 2) more += runs[r + 1] - runs[r];
+            return (end - begin) * more;
+        }
+    };
+
+    // The k-th occupied cell (of n_occupied()) into `cell`.
+    void occupied_cell(std::ptrdiff_t k, Cell& cell) const {
+        const int64_t c = occupied_[k];
+        cell.begin = start_[c];
+        cell.end = start_[c + 1];
+        cell.n = neighbourhood(c, cell.runs);
+        // The next cell's run follows the cell's own where the row does not
+        // wrap there: one run for both.
+        cell.first = cell.runs[0] == cell.end ? 2 : 0;
+        cell.own_end = cell.first ? cell.runs[1] : cell.end;
+    }
+
+    // each(u, v0, v1) for every packed object u and each run v0 .. v1-1 of its
+    // candidates, cell by cell.
+    template <class Each>
+    void for_each_run(const Each& each) const {
+        Cell cell;
+        for (std::ptrdiff_t k = 0; k < n_occupied_; ++k) {
+            occupied_cell(k, cell);
+            cell.each_run(each);
+        }
+    }
+
+  private:
     // The forward half neighbourhood of cell c as runs of packed objects:
     // runs[0] .. runs[1] - 1 the next cell of its row, then the rows after it
     // (wrapped: a row is one run unless it wraps there). Returns how many
@@ -98,29 +144,6 @@ class CellOrder {
         return n;
     }
 
-    // each(u, v0, v1) for every packed object u and each run v0 .. v1-1 of its
-    // candidates: the rest of its cell, then its cell's forward half
-    // neighbourhood.
-    template <class Each>
-    void for_each_run(const Each& each) const {
-        const int32_t* start = start_.data();
-        std::ptrdiff_t runs[MAX_RUNS];
-        for (std::ptrdiff_t k = 0; k < n_occupied_; ++k) {
-            const int64_t c = occupied_[k];
-            const std::ptrdiff_t end = start[c + 1];
-            const int n = neighbourhood(c, runs);
-            // The next cell's run follows the cell's own where the row does
-            // not wrap there: one run for both.
-            const int joined = runs[0] == end ? 2 : 0;
-            const std::ptrdiff_t own_end = joined ? runs[1] : end;
-            for (std::ptrdiff_t u = start[c]; u < end; ++u) {
-                each(u, u + 1, own_end);
-                for (int r = joined; r < n; r += 2) each(u, runs[r], runs[r + 1]);
-            }
-        }
-    }
-
-  private:
     // The runs of packed objects in cells x0 .. x1 of row (y, z), wrapped:
     // one run unless the row wraps there. Returns how many numbers it wrote.
     int row_runs(int64_t x0, int64_t x1, int64_t y, int64_t z, std::ptrdiff_t* runs) const {

@@ -235,21 +235,14 @@ class CellPairs {
     template <int SHAPES, bool FILTERED, bool KEEP_ALL>
     std::ptrdiff_t search_cells(int w, std::ptrdiff_t k0, std::ptrdiff_t k1, std::ptrdiff_t kept) {
         std::vector<int32_t>& found = found_[w];
-        std::ptrdiff_t runs[CellOrder<D>::MAX_RUNS];
+        typename CellOrder<D>::Cell cell;
         for (std::ptrdiff_t k = k0; k < k1; ++k) {
-            const int64_t c = cells_.occupied(k);
-            const std::ptrdiff_t begin = cells_.begin(c), end = cells_.begin(c + 1);
-            const int n = cells_.neighbourhood(c, runs);
-            const int joined = runs[0] == end ? 2 : 0;      // as in for_each_run
-            const std::ptrdiff_t own_end = joined ? runs[1] : end;
-            std::ptrdiff_t more = end - begin;
-            for (int r = 0; r < n; r += 2) more += runs[r + 1] - runs[r];
-            at_least(found, std::size_t(2 * (kept + (end - begin) * more)));  // room to keep them all
-            for (std::ptrdiff_t u = begin; u < end; ++u) {
-                kept = test_run<SHAPES, FILTERED, KEEP_ALL>(u, u + 1, own_end, found.data(), kept);
-                for (int r = joined; r < n; r += 2)
-                    kept = test_run<SHAPES, FILTERED, KEEP_ALL>(u, runs[r], runs[r + 1], found.data(), kept);
-            }
+            cells_.occupied_cell(k, cell);
+            at_least(found, std::size_t(2 * (kept + cell.most_pairs())));    // room to keep them all
+            int32_t* pairs = found.data();
+            cell.each_run([&](std::ptrdiff_t u, std::ptrdiff_t v0, std::ptrdiff_t v1) {
+                kept = test_run<SHAPES, FILTERED, KEEP_ALL>(u, v0, v1, pairs, kept);
+            });
         }
         return kept;
     }
