@@ -49,7 +49,7 @@ cdef int move_rows(Grid grid, const int64_t[::1] ids, const Rows* batch) noexcep
         rows.hierarchical = Grid is HierarchicalGridD
         rows.ids = &ids[0]
         rows.batch = batch
-        for_each_chunk(1 if grid._serial(n) else grid.threads, n, PARALLEL_CHUNK, settle_rows, &rows)
+        for_each_chunk(1 if _serial(grid, n) else grid.threads, n, PARALLEL_CHUNK, settle_rows, &rows)
     settled = now_ms()
     for k in range(n):
         if k + MOVE_LOOKAHEAD < n and grid.row_state[k + MOVE_LOOKAHEAD] >= 0:
@@ -62,10 +62,10 @@ cdef int move_rows(Grid grid, const int64_t[::1] ids, const Rows* batch) noexcep
             if grid.growths != growths:
                 # A table grew under the first half's cells: recompute.
                 cell = grid._home(L, i)
-            grid._move_cell(L, i, cell)
+            _move_cell(grid, L, i, cell)
         else:
             shape_of_row(batch, k, &b)
             if grid._move(i, &b) < 0:
                 return -1
-    grid._phase_times(started, settled)
+    _phase_times(grid, started, settled)
     return 0

@@ -146,159 +146,138 @@ cdef inline bint ranges_meet(const CellRange* a, const CellRange* b) noexcept no
     return meet
 
 
-cdef class _CellLists(SpatialIndexD):
-    """What both grids share: each object on the list of its home cell in a
-    Level, and the level's members in no order. Subclasses say which cell is an
-    object's home (_home) and keep their own levels."""
-
-    def __dealloc__(self):
-        free(self.next)
-        free(self.prev)
-        free(self.home)
-        free(self.slot)
-        free(self.row_state)
-
-    @property
-    def threads(self):
-        return self.threads
-
-    cdef int _grow_lists(self, Py_ssize_t old_cap, Py_ssize_t new_cap) noexcept nogil:
-        if grow_to(<void**>&self.next, old_cap, new_cap, sizeof(int32_t)) < 0 \
-                or grow_to(<void**>&self.prev, old_cap, new_cap, sizeof(int32_t)) < 0 \
-                or grow_to(<void**>&self.home, old_cap, new_cap, sizeof(int32_t)) < 0 \
-                or grow_to(<void**>&self.slot, old_cap, new_cap, sizeof(int32_t)) < 0:
-            return -1
-        return 0
-
-    cdef int32_t _home(self, const Level* L, int32_t i) noexcept nogil:
-        """The table index of the cell of L where object i belongs now."""
-        return 0
-
-    cdef inline void _push_cell(self, Level* L, int32_t i, int32_t cell) noexcept nogil:
-        cdef int32_t first = L.head[cell]
-        self.next[i] = first
-        self.prev[i] = -1
-        if first >= 0:
-            self.prev[first] = i
-        else:
-            L.occupied[cell >> 6] |= (<uint64_t>1) << (cell & 63)
-        L.head[cell] = i
-        self.home[i] = cell
-
-    cdef inline void _pop_cell(self, Level* L, int32_t i) noexcept nogil:
-        cdef int32_t before = self.prev[i], after = self.next[i]
-        if before >= 0:
-            self.next[before] = after
-        else:
-            L.head[self.home[i]] = after
-            if after < 0:
-                L.occupied[self.home[i] >> 6] &= ~((<uint64_t>1) << (self.home[i] & 63))
-        if after >= 0:
-            self.prev[after] = before
-
-    cdef inline void _move_cell(self, Level* L, int32_t i, int32_t cell) noexcept nogil:
-        if cell != self.home[i]:
-            self._pop_cell(L, i)
-            self._push_cell(L, i, cell)
-
-    cdef int _reserve_member(self, Level* L) noexcept nogil:
-        return grow_array(<void**>&L.members, &L.cap, L.n + 1, sizeof(int32_t))
-
-    cdef inline void _add_member(self, Level* L, int32_t i) noexcept nogil:
-        """Room must have been reserved; the caller puts i on a cell's list."""
-        L.members[L.n] = i
-        self.slot[i] = <int32_t>L.n
-        L.n += 1
-
-    cdef inline void _drop_member(self, Level* L, int32_t i) noexcept nogil:
-        """Take i off its cell's list and out of L's members."""
-        cdef int32_t slot = self.slot[i], last
-        self._pop_cell(L, i)
-        L.n -= 1
-        last = L.members[L.n]
-        L.members[slot] = last
-        self.slot[last] = slot
-
-    cdef int _resize(self, Level* L, int32_t bits) noexcept nogil:
-        """Give L a table of 1 << bits cells a side and put every member back on
-        its home cell's list; -1, leaving L as it was, if out of memory."""
-        cdef Level bigger
-        cdef Py_ssize_t k
-        if level_init(&bigger, bits) < 0:
-            return -1
-        free(L.head)
-        free(L.occupied)
-        L.head = bigger.head
-        L.occupied = bigger.occupied
-        L.wbits = bits
-        L.mask = bigger.mask
-        for k in range(L.n):
-            self._push_cell(L, L.members[k], self._home(L, L.members[k]))
-        self.growths += 1
-        return 0
-
-    cdef inline bint _serial(self, Py_ssize_t work) noexcept nogil:
-        """Does a loop over `work` objects run on this thread alone?"""
-        return self.threads <= 1 or work < PARALLEL_WORK
-
-    cdef Level* _level_of(self, int32_t i) noexcept nogil:
-        """The level member i belongs to."""
-        return NULL
-
-    cdef int32_t _settle(self, int32_t i, const Shape* b) noexcept nogil:
-        """First half of a batch move, safe to run for many objects at once: if
-        live object i keeps its level, give it body b and return its new home
-        cell (its links are left to the second half); otherwise change nothing
-        and return -1."""
+cdef int _grow_lists(SpatialIndexD self, Py_ssize_t old_cap, Py_ssize_t new_cap) noexcept nogil:
+    if grow_to(<void**>&self.next, old_cap, new_cap, sizeof(int32_t)) < 0 \
+            or grow_to(<void**>&self.prev, old_cap, new_cap, sizeof(int32_t)) < 0 \
+            or grow_to(<void**>&self.home, old_cap, new_cap, sizeof(int32_t)) < 0 \
+            or grow_to(<void**>&self.slot, old_cap, new_cap, sizeof(int32_t)) < 0:
         return -1
+    return 0
 
-    cdef int _pack(self, Level* L, int threads) noexcept nogil:
-        """Lay the level's shapes and ids out in cell order (on `threads`
-        threads), noting where each occupied cell's run starts."""
-        cdef Py_ssize_t w, k = 0, count = 0, cap
-        cdef Packing packing
-        cdef int64_t c
-        cdef uint64_t bits
-        cdef int32_t a
-        if grow_array(<void**>&L.word_rank, &L.word_rank_cap, occupancy_words(L.wbits) + 1,
-                      sizeof(uint32_t)) < 0 \
-                or grow_array(<void**>&L.cell_start, &L.cell_start_cap, L.n + 1, sizeof(int32_t)) < 0:
-            return -1
-        cap = L.packed_cap
-        if grow_array(<void**>&L.packed, &cap, L.n, sizeof(Shape)) < 0:
-            return -1
-        if grow_array(<void**>&L.packed_id, &L.packed_cap, cap, sizeof(int32_t)) < 0:
-            return -1
-        if self.n_filtered and grow_array(<void**>&L.packed_filter, &L.packed_filter_cap, L.n,
-                                          sizeof(Filter)) < 0:
-            return -1
-        # Ids first (the lists and `next` are small and cache-resident), then the
-        # shapes, whose scattered loads can be prefetched once the order is known.
-        for w in range(occupancy_words(L.wbits)):
-            L.word_rank[w] = <uint32_t>count
-            bits = L.occupied[w]
-            while bits:
-                c = (w << 6) | count_trailing_zeros(bits)
-                bits &= bits - 1
-                L.cell_start[count] = <int32_t>k
-                count += 1
-                a = L.head[c]
-                while a >= 0:
-                    L.packed_id[k] = a
-                    k += 1
-                    a = self.next[a]
-        L.word_rank[occupancy_words(L.wbits)] = <uint32_t>count
-        L.cell_start[count] = <int32_t>k
-        packing.body = self.body
-        packing.level = L
-        L.circles = for_each_chunk(1 if L.n < PARALLEL_WORK else threads, L.n, PARALLEL_CHUNK,
-                                   pack_shapes, &packing)
-        if self.n_filtered:
-            for k in range(L.n):
-                L.packed_filter[k] = self.filter[L.packed_id[k]]
-        return 0
 
-    cdef inline const Filter* _own_filter(self, const Level* L, Py_ssize_t u) noexcept nogil:
-        """The filter of L's packed object u for the pair tests, NULL while every
-        object has the default one (then every pair passes)."""
-        return &L.packed_filter[u] if self.n_filtered else NULL
+cdef inline void _push_cell(SpatialIndexD self, Level* L, int32_t i, int32_t cell) noexcept nogil:
+    cdef int32_t first = L.head[cell]
+    self.next[i] = first
+    self.prev[i] = -1
+    if first >= 0:
+        self.prev[first] = i
+    else:
+        L.occupied[cell >> 6] |= (<uint64_t>1) << (cell & 63)
+    L.head[cell] = i
+    self.home[i] = cell
+
+
+cdef inline void _pop_cell(SpatialIndexD self, Level* L, int32_t i) noexcept nogil:
+    cdef int32_t before = self.prev[i], after = self.next[i]
+    if before >= 0:
+        self.next[before] = after
+    else:
+        L.head[self.home[i]] = after
+        if after < 0:
+            L.occupied[self.home[i] >> 6] &= ~((<uint64_t>1) << (self.home[i] & 63))
+    if after >= 0:
+        self.prev[after] = before
+
+
+cdef inline void _move_cell(SpatialIndexD self, Level* L, int32_t i, int32_t cell) noexcept nogil:
+    if cell != self.home[i]:
+        _pop_cell(self, L, i)
+        _push_cell(self, L, i, cell)
+
+
+cdef int _reserve_member(SpatialIndexD self, Level* L) noexcept nogil:
+    return grow_array(<void**>&L.members, &L.cap, L.n + 1, sizeof(int32_t))
+
+
+cdef inline void _add_member(SpatialIndexD self, Level* L, int32_t i) noexcept nogil:
+    """Room must have been reserved; the caller puts i on a cell's list."""
+    L.members[L.n] = i
+    self.slot[i] = <int32_t>L.n
+    L.n += 1
+
+
+cdef inline void _drop_member(SpatialIndexD self, Level* L, int32_t i) noexcept nogil:
+    """Take i off its cell's list and out of L's members."""
+    cdef int32_t slot = self.slot[i], last
+    _pop_cell(self, L, i)
+    L.n -= 1
+    last = L.members[L.n]
+    L.members[slot] = last
+    self.slot[last] = slot
+
+
+cdef int _resize(SpatialIndexD self, Level* L, int32_t bits) noexcept nogil:
+    """Give L a table of 1 << bits cells a side and put every member back on
+    its home cell's list; -1, leaving L as it was, if out of memory."""
+    cdef Level bigger
+    cdef Py_ssize_t k
+    if level_init(&bigger, bits) < 0:
+        return -1
+    free(L.head)
+    free(L.occupied)
+    L.head = bigger.head
+    L.occupied = bigger.occupied
+    L.wbits = bits
+    L.mask = bigger.mask
+    for k in range(L.n):
+        _push_cell(self, L, L.members[k], self._home(L, L.members[k]))
+    self.growths += 1
+    return 0
+
+
+cdef inline bint _serial(SpatialIndexD self, Py_ssize_t work) noexcept nogil:
+    """Does a loop over `work` objects run on this thread alone?"""
+    return self.threads <= 1 or work < PARALLEL_WORK
+
+
+cdef int _pack(SpatialIndexD self, Level* L, int threads) noexcept nogil:
+    """Lay the level's shapes and ids out in cell order (on `threads`
+    threads), noting where each occupied cell's run starts."""
+    cdef Py_ssize_t w, k = 0, count = 0, cap
+    cdef Packing packing
+    cdef int64_t c
+    cdef uint64_t bits
+    cdef int32_t a
+    if grow_array(<void**>&L.word_rank, &L.word_rank_cap, occupancy_words(L.wbits) + 1,
+                  sizeof(uint32_t)) < 0 \
+            or grow_array(<void**>&L.cell_start, &L.cell_start_cap, L.n + 1, sizeof(int32_t)) < 0:
+        return -1
+    cap = L.packed_cap
+    if grow_array(<void**>&L.packed, &cap, L.n, sizeof(Shape)) < 0:
+        return -1
+    if grow_array(<void**>&L.packed_id, &L.packed_cap, cap, sizeof(int32_t)) < 0:
+        return -1
+    if self.n_filtered and grow_array(<void**>&L.packed_filter, &L.packed_filter_cap, L.n,
+                                      sizeof(Filter)) < 0:
+        return -1
+    # Ids first (the lists and `next` are small and cache-resident), then the
+    # shapes, whose scattered loads can be prefetched once the order is known.
+    for w in range(occupancy_words(L.wbits)):
+        L.word_rank[w] = <uint32_t>count
+        bits = L.occupied[w]
+        while bits:
+            c = (w << 6) | count_trailing_zeros(bits)
+            bits &= bits - 1
+            L.cell_start[count] = <int32_t>k
+            count += 1
+            a = L.head[c]
+            while a >= 0:
+                L.packed_id[k] = a
+                k += 1
+                a = self.next[a]
+    L.word_rank[occupancy_words(L.wbits)] = <uint32_t>count
+    L.cell_start[count] = <int32_t>k
+    packing.body = self.body
+    packing.level = L
+    L.circles = for_each_chunk(1 if L.n < PARALLEL_WORK else threads, L.n, PARALLEL_CHUNK,
+                               pack_shapes, &packing)
+    if self.n_filtered:
+        for k in range(L.n):
+            L.packed_filter[k] = self.filter[L.packed_id[k]]
+    return 0
+
+
+cdef inline const Filter* _own_filter(SpatialIndexD self, const Level* L, Py_ssize_t u) noexcept nogil:
+    """The filter of L's packed object u for the pair tests, NULL while every
+    object has the default one (then every pair passes)."""
+    return &L.packed_filter[u] if self.n_filtered else NULL

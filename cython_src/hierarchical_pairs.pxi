@@ -84,7 +84,7 @@ cdef int hierarchical_pair_pass(HierarchicalGridD g) noexcept nogil:
     cdef Py_ssize_t finer = 0
     cdef Level* M
     for r in range(g.n_levels):
-        if g.levels[r].n and g._pack(&g.levels[r], g.threads) < 0:
+        if g.levels[r].n and _pack(g, &g.levels[r], g.threads) < 0:
             return -1
     for r in range(g.n_levels):
         M = &g.levels[g.order[r]]
@@ -116,7 +116,7 @@ cdef int hierarchical_pair_pass(HierarchicalGridD g) noexcept nogil:
             chunk.w0 = words * k // pieces
             chunk.w1 = words * (k + 1) // pieces
             n_chunks += 1
-    for_each_chunk(1 if g._serial(g.n_live) else g.threads, n_chunks, 1, chunks_pairs, <PyObject*>g)
+    for_each_chunk(1 if _serial(g, g.n_live) else g.threads, n_chunks, 1, chunks_pairs, <PyObject*>g)
     for k in range(n_chunks):
         failed = failed | g.chunks[k].failed
         total += g.chunks[k].found.n
@@ -194,7 +194,7 @@ cdef void chunk_pairs(HierarchicalGridD g, PairChunk* out) noexcept nogil:
             for u in range(start, end):
                 a = L.packed_id[u]
                 shape = &L.packed[u]
-                own = g._own_filter(L, u)
+                own = _own_filter(g, L, u)
                 shape_box(shape, &box)
                 t = test_run(shape, &box, a, own, L, u + 1, end, out)
                 tested += end - u - 1
@@ -296,7 +296,7 @@ cdef Py_ssize_t upward_pairs(HierarchicalGridD g, Py_ssize_t start, Py_ssize_t e
             u = passed[j]
             shape = &L.packed[u]
             a = L.packed_id[u]
-            own = g._own_filter(L, u)
+            own = _own_filter(g, L, u)
             shape_box(shape, &box)
             ux0 = floor_int((box.lo[0] - pad) * M.inv)
             ux1 = min(floor_int(box.hi[0] * M.inv), ux0 + side - 1)

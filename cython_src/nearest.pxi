@@ -44,7 +44,7 @@ cdef int check_nearest_arguments(object k, double max_distance) except -1:
 # Each index's cells as the search reads them (its _nearest_levels).
 
 
-cdef int loose_nearest_levels(_ObjectTable index, NearestInput* search) noexcept nogil:
+cdef int loose_nearest_levels(SpatialIndexD index, NearestInput* search) noexcept nogil:
     """An index with no storage of its own (the bare SpatialIndex): every live
     object loose, listed in `out`."""
     cdef Py_ssize_t i
@@ -115,7 +115,7 @@ cdef int hierarchical_nearest_levels(HierarchicalGridD grid, NearestInput* searc
 # A batch's answers, in its rows' order (query_nearest_many).
 
 
-cdef Py_ssize_t nearest_in_order(_Queries index, const NearestInput* search,
+cdef Py_ssize_t nearest_in_order(SpatialIndexD index, const NearestInput* search,
                                  const double[:, ::1] rows, Py_ssize_t want,
                                  double max_distance, int64_t[::1] off) noexcept nogil:
     """Each row's answer, in row order, one after another in batch_results;
@@ -125,7 +125,7 @@ cdef Py_ssize_t nearest_in_order(_Queries index, const NearestInput* search,
     off[0] = 0
     for j in range(rows.shape[0]):
         n = nearest_objects(search[0], &rows[j, 0], want, max_distance, index.nearby)
-        kept = <Nearby*>index._batch_room((total + n) * sizeof(Nearby))
+        kept = <Nearby*>_batch_room(index, (total + n) * sizeof(Nearby))
         if kept == NULL:
             return -1
         memcpy(kept + total, index.nearby, n * sizeof(Nearby))
@@ -134,7 +134,7 @@ cdef Py_ssize_t nearest_in_order(_Queries index, const NearestInput* search,
     return total
 
 
-cdef Py_ssize_t nearest_in_visiting_order(_Queries index, const NearestInput* search,
+cdef Py_ssize_t nearest_in_visiting_order(SpatialIndexD index, const NearestInput* search,
                                           const double[:, ::1] rows, Py_ssize_t want,
                                           double max_distance, int64_t[::1] off) noexcept nogil:
     """Each row's answer, searched in visiting order, at row j * want of
@@ -143,7 +143,7 @@ cdef Py_ssize_t nearest_in_visiting_order(_Queries index, const NearestInput* se
     cdef Py_ssize_t j, t, m = rows.shape[0]
     cdef Py_ssize_t answers = m * want * sizeof(Nearby)
     # The answers, then a count per row, the visiting order and its bands.
-    cdef char* room = <char*>index._batch_room(answers + (2 * m + VISIT_BANDS + 1) * sizeof(int32_t))
+    cdef char* room = <char*>_batch_room(index, answers + (2 * m + VISIT_BANDS + 1) * sizeof(int32_t))
     cdef int32_t* counts
     cdef int32_t* order
     if room == NULL:

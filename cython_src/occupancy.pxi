@@ -10,7 +10,7 @@ STATS_KEYS = ("objects", "active_cells", "memberships", "avg_objects_per_cell",
 
 
 cdef dict occupancy(Py_ssize_t objects, Py_ssize_t cells, Py_ssize_t members, Py_ssize_t most,
-                    Py_ssize_t large, Py_ssize_t probe, list levels, _PairSearch index):
+                    Py_ssize_t large, Py_ssize_t probe, list levels, SpatialIndexD index):
     """A stats() dict in the shared schema, with the index's pair-pass counters;
     the caller holds the index's claim."""
     index._resolve_broad_phase()

@@ -18,258 +18,230 @@ cdef int check_pair_out(object out) except -1:
     return 0
 
 
-cdef class _PairSearch(_Queries):
-    """The pair pass and pair events of an index (see SpatialIndex)."""
+cdef int _depart(SpatialIndexD self, Py_ssize_t i) except -1:
+    """Keep the handle of live object i, about to be removed, while a pair it
+    may be in awaits its end event."""
+    if self.n_touching:
+        self.departed[(i, self.generation[i])] = handle_of(self.handles, <int32_t>i)
+    return 0
 
-    def __cinit__(self, *args, **kwargs):
-        self.departed = {}
 
-    def __dealloc__(self):
-        free(self.found.ids)
-        free(self.touching)
-        free(self.seen)
+cdef int _counted(SpatialIndexD self) except -1:
+    """_resolve_broad_phase, holding the claim while it runs."""
+    cdef Claim claim
+    _claim(self, claim)
+    self._resolve_broad_phase()
+    return 0
 
-    cdef int _depart(self, Py_ssize_t i) except -1:
-        """Keep the handle of live object i, about to be removed, while a pair it
-        may be in awaits its end event."""
-        if self.n_touching:
-            self.departed[(i, self.generation[i])] = handle_of(self.handles, <int32_t>i)
-        return 0
 
-    @property
-    def broad_phase_pairs(self):
-        """The candidate pairs the last pair pass met (see Attributes). A
-        uniform grid counts the cells its pairs shared when this is first read
-        after a pass, from the cell ranges the pass saw: for tests, tuning and
-        monitors, not for a frame's inner loop. Raises RuntimeError if another
-        thread's call holds the index."""
-        self._counted()
-        return self.broad_phase_count
+# -------------------------------------------------------------------- pairs
 
-    @property
-    def narrow_phase_checks(self):
-        """The distinct pairs the last pair pass tested exactly (see
-        Attributes). A uniform grid counts them, like broad_phase_pairs,
-        when this is first read after a pass. Raises RuntimeError if another
-        thread's call holds the index."""
-        self._counted()
-        return self.narrow_phase_count
+cdef int _pairs_now(SpatialIndexD self, bint candidates=False) except -1:
+    """The pair pass into `found`; the caller holds the claim. A candidate
+    pass keeps every pair tested and leaves the counters as they were."""
+    cdef int failed
+    cdef Py_ssize_t met, checks, hits = self.hits
+    cdef double started = now_ms()
+    if candidates:
+        self._resolve_broad_phase()     # before the pass replaces what it counts from
+        met = self.broad_phase_count
+        checks = self.narrow_phase_count
+    self.keep_candidates = candidates
+    with nogil:
+        failed = self._find_pairs()
+    self.keep_candidates = False
+    if candidates:
+        self.broad_phase_count, self.narrow_phase_count, self.hits = met, checks, hits
+        self.broad_phase_pending = False
+    else:
+        self.phase_ms[PHASE_PAIRS] = now_ms() - started
+    if failed:
+        raise MemoryError()
+    return 0
 
-    cdef int _counted(self) except -1:
-        """_resolve_broad_phase, holding the claim while it runs."""
-        cdef Claim claim
-        self._claim(claim)
-        self._resolve_broad_phase()
-        return 0
 
-    cdef int _find_pairs(self) noexcept nogil:
-        """Every overlapping pair once into `found` (every pair tested, if
-        keep_candidates), setting the counters."""
-        return 0
+cdef object _found_array(SpatialIndexD self, object out):
+    cdef int32_t[:, ::1] dest
+    cdef Py_ssize_t n = self.found.n
+    if out is None or out.shape[0] < n:
+        out = np.empty((n, 2), dtype=np.int32)
+    dest = out
+    if n:
+        memcpy(&dest[0, 0], self.found.ids, n * 2 * sizeof(int32_t))
+    return out[:n]
 
-    cdef int _resolve_broad_phase(self) except -1:
-        """Finish broad_phase_count and narrow_phase_count if the last pair pass
-        left part of them to count when asked; the caller holds the claim."""
-        return 0
 
-    # -------------------------------------------------------------------- pairs
+def pairs(SpatialIndexD self):
+    """List of (handle_a, handle_b) tuples, one for every overlapping pair, the
+    smaller id's handle first, in no set order. Updates broad_phase_pairs,
+    narrow_phase_checks and hits. Raises MemoryError, or RuntimeError if
+    another thread's call holds the index."""
+    cdef Py_ssize_t k
+    cdef list handles = self.handles
+    cdef Claim claim
+    _claim(self, claim)
+    _pairs_now(self)
+    return [(handle_of(handles, self.found.ids[2 * k]),
+             handle_of(handles, self.found.ids[2 * k + 1])) for k in range(self.found.n)]
 
-    cdef int _pairs_now(self, bint candidates=False) except -1:
-        """The pair pass into `found`; the caller holds the claim. A candidate
-        pass keeps every pair tested and leaves the counters as they were."""
-        cdef int failed
-        cdef Py_ssize_t met, checks, hits = self.hits
-        cdef double started = now_ms()
-        if candidates:
-            self._resolve_broad_phase()     # before the pass replaces what it counts from
-            met = self.broad_phase_count
-            checks = self.narrow_phase_count
-        self.keep_candidates = candidates
-        with nogil:
-            failed = self._find_pairs()
-        self.keep_candidates = False
-        if candidates:
-            self.broad_phase_count, self.narrow_phase_count, self.hits = met, checks, hits
-            self.broad_phase_pending = False
+
+def pair_ids(SpatialIndexD self, out=None):
+    """Every overlapping pair once as a (k, 2) int32 array of ids, the smaller
+    first in each row, rows in no set order. Pass `out`, an (m, 2) int32
+    C-contiguous array, to reuse memory: with m >= k the result is out[:k],
+    otherwise a new array. Updates the counters as pairs() does. Raises
+    ValueError if `out` is not such an array, MemoryError, or RuntimeError if
+    another thread's call holds the index."""
+    check_pair_out(out)
+    cdef Claim claim
+    _claim(self, claim)
+    _pairs_now(self)
+    return _found_array(self, out)
+
+
+cdef object _pair_changes(SpatialIndexD self):
+    """The pair pass, then its pairs against the last call's: (began, ended,
+    ended_generations) arrays of (k, 2) int32 ids, (m, 2) int32 ids and their
+    (m, 2) uint32 generations then. A pair whose object was removed (even if
+    its id now names another object) has ended. The caller holds the claim."""
+    cdef Py_ssize_t j, n, p = 0, c = 0, n_began = 0, n_ended = 0
+    cdef bint old, new, same
+    cdef Touch* swap
+    cdef int32_t[:, ::1] began_v, ended_v
+    cdef uint32_t[:, ::1] gens_v
+    _pairs_now(self)
+    n = self.found.n
+    if grow_array(<void**>&self.seen, &self.seen_cap, n, sizeof(Touch)) < 0:
+        raise MemoryError()
+    for j in range(n):
+        self.seen[j].key = (<int64_t>self.found.ids[2 * j] << 32) | self.found.ids[2 * j + 1]
+        self.seen[j].gen_a = self.generation[self.found.ids[2 * j]]
+        self.seen[j].gen_b = self.generation[self.found.ids[2 * j + 1]]
+    qsort(self.seen, n, sizeof(Touch), key_order)
+    began = np.empty((n, 2), dtype=np.int32)
+    ended = np.empty((self.n_touching, 2), dtype=np.int32)
+    gens = np.empty((self.n_touching, 2), dtype=np.uint32)
+    began_v, ended_v, gens_v = began, ended, gens
+    with nogil:
+        while p < self.n_touching or c < n:
+            # The heads of both lists: a key in one only began or ended; in
+            # both, it goes on unless an object was removed in between.
+            old = p < self.n_touching and (c == n or self.touching[p].key <= self.seen[c].key)
+            new = c < n and (p == self.n_touching or self.seen[c].key <= self.touching[p].key)
+            same = old and new and self.seen[c].gen_a == self.touching[p].gen_a \
+                and self.seen[c].gen_b == self.touching[p].gen_b
+            if old and not same:
+                ended_v[n_ended, 0] = <int32_t>(self.touching[p].key >> 32)
+                ended_v[n_ended, 1] = <int32_t>self.touching[p].key
+                gens_v[n_ended, 0] = self.touching[p].gen_a
+                gens_v[n_ended, 1] = self.touching[p].gen_b
+                n_ended += 1
+            if new and not same:
+                began_v[n_began, 0] = <int32_t>(self.seen[c].key >> 32)
+                began_v[n_began, 1] = <int32_t>self.seen[c].key
+                n_began += 1
+            p += old
+            c += new
+        swap = self.touching
+        self.touching = self.seen
+        self.seen = swap
+        self.seen_cap, self.touching_cap = self.touching_cap, self.seen_cap
+        self.n_touching = n
+    return began[:n_began], ended[:n_ended], gens[:n_ended]
+
+
+def pair_event_ids(SpatialIndexD self):
+    """The pairs that began and ended overlapping since the last call of
+    pair_event_ids or pair_events (before the first: since the index was
+    empty), each once: (began, ended), (k, 2) and (m, 2) int32 arrays of ids,
+    the smaller first. A pair ends when its objects part or when one is
+    removed (then its id may already name another object). Updates the
+    counters as pairs() does. Raises MemoryError, or RuntimeError if another
+    thread's call holds the index."""
+    cdef Claim claim
+    _claim(self, claim)
+    began, ended, _ = _pair_changes(self)
+    self.departed.clear()
+    return began, ended
+
+
+def pair_events(SpatialIndexD self):
+    """pair_event_ids with handles: (began, ended), lists of (handle_a,
+    handle_b) tuples, a removed object's pairs ending with the handle it had.
+    Raises as pair_event_ids does."""
+    cdef Py_ssize_t j
+    cdef Claim claim
+    _claim(self, claim)
+    began, ended, gens = _pair_changes(self)
+    handles = self.handles
+    began_handles = [(handle_of(handles, a), handle_of(handles, b)) for a, b in began.tolist()]
+    ended_handles = [(_handle_then(self, a, ga), _handle_then(self, b, gb))
+                     for (a, b), (ga, gb) in zip(ended.tolist(), gens.tolist())]
+    self.departed.clear()
+    return began_handles, ended_handles
+
+
+def end_pairs_of(SpatialIndexD self, object_id):
+    """End now the pairs that the last pair_events (or pair_event_ids)
+    reported as begun for the object `object_id` names, or last named if it
+    was removed since: returns them as a list of (handle_a, handle_b)
+    tuples, the smaller id's handle first, and the next call does not
+    report them. For an owner that announces the end of a removed object's
+    pairs at once, as Godot's areas do for a node leaving the tree. Raises
+    KeyError for an id never handed out, RuntimeError if another thread's
+    call holds the index."""
+    cdef int32_t i, a, b
+    cdef uint32_t generation
+    cdef Py_ssize_t p, kept = 0
+    cdef Touch t
+    cdef list ended = []
+    if not isinstance(object_id, int) or not 0 <= object_id < self.obj_hi:
+        raise KeyError(f"no object ever had the id {object_id!r} in this index")
+    i = <int32_t>object_id
+    cdef Claim claim
+    _claim(self, claim)
+    generation = self.generation[i] - (not self.live[i])
+    for p in range(self.n_touching):
+        t = self.touching[p]
+        a, b = <int32_t>(t.key >> 32), <int32_t>t.key
+        if (a == i and t.gen_a == generation) or (b == i and t.gen_b == generation):
+            ended.append((_handle_then(self, a, t.gen_a), _handle_then(self, b, t.gen_b)))
         else:
-            self.phase_ms[PHASE_PAIRS] = now_ms() - started
-        if failed:
-            raise MemoryError()
-        return 0
+            self.touching[kept] = t
+            kept += 1
+    self.n_touching = kept
+    return ended
 
-    cdef object _found_array(self, object out):
-        cdef int32_t[:, ::1] dest
-        cdef Py_ssize_t n = self.found.n
-        if out is None or out.shape[0] < n:
-            out = np.empty((n, 2), dtype=np.int32)
-        dest = out
-        if n:
-            memcpy(&dest[0, 0], self.found.ids, n * 2 * sizeof(int32_t))
-        return out[:n]
 
-    def pairs(self):
-        """List of (handle_a, handle_b) tuples, one for every overlapping pair, the
-        smaller id's handle first, in no set order. Updates broad_phase_pairs,
-        narrow_phase_checks and hits. Raises MemoryError, or RuntimeError if
-        another thread's call holds the index."""
-        cdef Py_ssize_t k
-        cdef list handles = self.handles
-        cdef Claim claim
-        self._claim(claim)
-        self._pairs_now()
-        return [(handle_of(handles, self.found.ids[2 * k]),
-                 handle_of(handles, self.found.ids[2 * k + 1])) for k in range(self.found.n)]
+cdef object _handle_then(SpatialIndexD self, int32_t i, uint32_t generation):
+    """The handle id i had in that generation: its own, or a removed object's."""
+    if self.generation[i] == generation:
+        return handle_of(self.handles, i)
+    return self.departed[(i, generation)]
 
-    def pair_ids(self, out=None):
-        """Every overlapping pair once as a (k, 2) int32 array of ids, the smaller
-        first in each row, rows in no set order. Pass `out`, an (m, 2) int32
-        C-contiguous array, to reuse memory: with m >= k the result is out[:k],
-        otherwise a new array. Updates the counters as pairs() does. Raises
-        ValueError if `out` is not such an array, MemoryError, or RuntimeError if
-        another thread's call holds the index."""
-        check_pair_out(out)
-        cdef Claim claim
-        self._claim(claim)
-        self._pairs_now()
-        return self._found_array(out)
 
-    cdef object _pair_changes(self):
-        """The pair pass, then its pairs against the last call's: (began, ended,
-        ended_generations) arrays of (k, 2) int32 ids, (m, 2) int32 ids and their
-        (m, 2) uint32 generations then. A pair whose object was removed (even if
-        its id now names another object) has ended. The caller holds the claim."""
-        cdef Py_ssize_t j, n, p = 0, c = 0, n_began = 0, n_ended = 0
-        cdef bint old, new, same
-        cdef Touch* swap
-        cdef int32_t[:, ::1] began_v, ended_v
-        cdef uint32_t[:, ::1] gens_v
-        self._pairs_now()
-        n = self.found.n
-        if grow_array(<void**>&self.seen, &self.seen_cap, n, sizeof(Touch)) < 0:
-            raise MemoryError()
-        for j in range(n):
-            self.seen[j].key = (<int64_t>self.found.ids[2 * j] << 32) | self.found.ids[2 * j + 1]
-            self.seen[j].gen_a = self.generation[self.found.ids[2 * j]]
-            self.seen[j].gen_b = self.generation[self.found.ids[2 * j + 1]]
-        qsort(self.seen, n, sizeof(Touch), key_order)
-        began = np.empty((n, 2), dtype=np.int32)
-        ended = np.empty((self.n_touching, 2), dtype=np.int32)
-        gens = np.empty((self.n_touching, 2), dtype=np.uint32)
-        began_v, ended_v, gens_v = began, ended, gens
-        with nogil:
-            while p < self.n_touching or c < n:
-                # The heads of both lists: a key in one only began or ended; in
-                # both, it goes on unless an object was removed in between.
-                old = p < self.n_touching and (c == n or self.touching[p].key <= self.seen[c].key)
-                new = c < n and (p == self.n_touching or self.seen[c].key <= self.touching[p].key)
-                same = old and new and self.seen[c].gen_a == self.touching[p].gen_a \
-                    and self.seen[c].gen_b == self.touching[p].gen_b
-                if old and not same:
-                    ended_v[n_ended, 0] = <int32_t>(self.touching[p].key >> 32)
-                    ended_v[n_ended, 1] = <int32_t>self.touching[p].key
-                    gens_v[n_ended, 0] = self.touching[p].gen_a
-                    gens_v[n_ended, 1] = self.touching[p].gen_b
-                    n_ended += 1
-                if new and not same:
-                    began_v[n_began, 0] = <int32_t>(self.seen[c].key >> 32)
-                    began_v[n_began, 1] = <int32_t>self.seen[c].key
-                    n_began += 1
-                p += old
-                c += new
-            swap = self.touching
-            self.touching = self.seen
-            self.seen = swap
-            self.seen_cap, self.touching_cap = self.touching_cap, self.seen_cap
-            self.n_touching = n
-        return began[:n_began], ended[:n_ended], gens[:n_ended]
+def candidate_ids(SpatialIndexD self, out=None):
+    """Every pair of objects the broad phase hands to the narrow phase, each
+    once, as a (k, 2) int32 array of ids (smaller first): a superset of
+    pair_ids(), k being the narrow_phase_checks of a pair pass. What sharing
+    cells means depends on the index (a uniform grid: a common cell, or a large
+    object's cell range; a hierarchical grid: neighbouring cells within a level,
+    or a coarser level's cells that can reach the object). The counters are
+    left as the last pair pass set them. `out` as for pair_ids. Raises
+    ValueError for any other `out`, MemoryError, or RuntimeError if another
+    thread's call holds the index."""
+    check_pair_out(out)
+    cdef Claim claim
+    _claim(self, claim)
+    _pairs_now(self, True)
+    return _found_array(self, out)
 
-    def pair_event_ids(self):
-        """The pairs that began and ended overlapping since the last call of
-        pair_event_ids or pair_events (before the first: since the index was
-        empty), each once: (began, ended), (k, 2) and (m, 2) int32 arrays of ids,
-        the smaller first. A pair ends when its objects part or when one is
-        removed (then its id may already name another object). Updates the
-        counters as pairs() does. Raises MemoryError, or RuntimeError if another
-        thread's call holds the index."""
-        cdef Claim claim
-        self._claim(claim)
-        began, ended, _ = self._pair_changes()
-        self.departed.clear()
-        return began, ended
 
-    def pair_events(self):
-        """pair_event_ids with handles: (began, ended), lists of (handle_a,
-        handle_b) tuples, a removed object's pairs ending with the handle it had.
-        Raises as pair_event_ids does."""
-        cdef Py_ssize_t j
-        cdef Claim claim
-        self._claim(claim)
-        began, ended, gens = self._pair_changes()
-        handles = self.handles
-        began_handles = [(handle_of(handles, a), handle_of(handles, b)) for a, b in began.tolist()]
-        ended_handles = [(self._handle_then(a, ga), self._handle_then(b, gb))
-                         for (a, b), (ga, gb) in zip(ended.tolist(), gens.tolist())]
-        self.departed.clear()
-        return began_handles, ended_handles
-
-    def end_pairs_of(self, object_id):
-        """End now the pairs that the last pair_events (or pair_event_ids)
-        reported as begun for the object `object_id` names, or last named if it
-        was removed since: returns them as a list of (handle_a, handle_b)
-        tuples, the smaller id's handle first, and the next call does not
-        report them. For an owner that announces the end of a removed object's
-        pairs at once, as Godot's areas do for a node leaving the tree. Raises
-        KeyError for an id never handed out, RuntimeError if another thread's
-        call holds the index."""
-        cdef int32_t i, a, b
-        cdef uint32_t generation
-        cdef Py_ssize_t p, kept = 0
-        cdef Touch t
-        cdef list ended = []
-        if not isinstance(object_id, int) or not 0 <= object_id < self.obj_hi:
-            raise KeyError(f"no object ever had the id {object_id!r} in this index")
-        i = <int32_t>object_id
-        cdef Claim claim
-        self._claim(claim)
-        generation = self.generation[i] - (not self.live[i])
-        for p in range(self.n_touching):
-            t = self.touching[p]
-            a, b = <int32_t>(t.key >> 32), <int32_t>t.key
-            if (a == i and t.gen_a == generation) or (b == i and t.gen_b == generation):
-                ended.append((self._handle_then(a, t.gen_a), self._handle_then(b, t.gen_b)))
-            else:
-                self.touching[kept] = t
-                kept += 1
-        self.n_touching = kept
-        return ended
-
-    cdef object _handle_then(self, int32_t i, uint32_t generation):
-        """The handle id i had in that generation: its own, or a removed object's."""
-        if self.generation[i] == generation:
-            return handle_of(self.handles, i)
-        return self.departed[(i, generation)]
-
-    def candidate_ids(self, out=None):
-        """Every pair of objects the broad phase hands to the narrow phase, each
-        once, as a (k, 2) int32 array of ids (smaller first): a superset of
-        pair_ids(), k being the narrow_phase_checks of a pair pass. What sharing
-        cells means depends on the index (a uniform grid: a common cell, or a large
-        object's cell range; a hierarchical grid: neighbouring cells within a level,
-        or a coarser level's cells that can reach the object). The counters are
-        left as the last pair pass set them. `out` as for pair_ids. Raises
-        ValueError for any other `out`, MemoryError, or RuntimeError if another
-        thread's call holds the index."""
-        check_pair_out(out)
-        cdef Claim claim
-        self._claim(claim)
-        self._pairs_now(True)
-        return self._found_array(out)
-
-    def last_phase_ms(self):
-        """Where the last frame's time went, in milliseconds: {"moves": the last
-        batch update's new bodies for objects that stayed in their cells,
-        "relinks": its moves of the others between cells, "pairs": the last
-        pair pass}; 0.0 for what has not run yet. Single-object calls leave
-        them as they are."""
-        return {"moves": self.phase_ms[PHASE_MOVES], "relinks": self.phase_ms[PHASE_RELINKS],
-                "pairs": self.phase_ms[PHASE_PAIRS]}
+def last_phase_ms(SpatialIndexD self):
+    """Where the last frame's time went, in milliseconds: {"moves": the last
+    batch update's new bodies for objects that stayed in their cells,
+    "relinks": its moves of the others between cells, "pairs": the last
+    pair pass}; 0.0 for what has not run yet. Single-object calls leave
+    them as they are."""
+    return {"moves": self.phase_ms[PHASE_MOVES], "relinks": self.phase_ms[PHASE_RELINKS],
+            "pairs": self.phase_ms[PHASE_PAIRS]}

@@ -131,7 +131,7 @@ cdef void respace(HierarchicalGridD g) noexcept nogil:
         if g._need(&box) > 0.0 or g._fits(&g.levels[g.level_of[i]], &box):
             continue
         target = g._level_index(g._exponent_for(&box))
-        if target < 0 or g._reserve_member(&g.levels[target]) < 0:
+        if target < 0 or _reserve_member(g, &g.levels[target]) < 0:
             return
         g._leave_level(<int32_t>i)
         g._enter_level(target, <int32_t>i)

@@ -19,12 +19,12 @@ cdef int check_ray(const double* start, const double* end, str where="") except 
     return 0
 
 
-cdef int aim_ray(_Queries index, const double* start, const double* end, uint32_t layers,
+cdef int aim_ray(SpatialIndexD index, const double* start, const double* end, uint32_t layers,
                  Query* q) noexcept nogil:
     """q as a swept query of the point `start` to the point `end` on `layers`:
     INPUT_OK, TOO_LONG if the path's length overflows, or the index's TOO_FAR + axis."""
     cdef int a
-    index._aim(q, Q_SWEPT, layers)
+    _aim(index, q, Q_SWEPT, layers)
     for a in range(D):
         q.box.lo[a] = q.box.hi[a] = start[a]
         q.along[a] = end[a] - start[a]
@@ -33,7 +33,7 @@ cdef int aim_ray(_Queries index, const double* start, const double* end, uint32_
     return index._prepare_query(q)
 
 
-cdef int raise_ray_error(_Queries index, int code, str where, const double* start,
+cdef int raise_ray_error(SpatialIndexD index, int code, str where, const double* start,
                          const double* end) except -1:
     cdef double no_size[D]
     if code == TOO_LONG:
@@ -41,7 +41,7 @@ cdef int raise_ray_error(_Queries index, int code, str where, const double* star
     raise input_error(code, where, end, axes_of(no_size, 0.0, 0.0, 0.0), index._cell_hint())
 
 
-cdef Py_ssize_t collect_hits(_Queries index, Query* q) noexcept nogil:
+cdef Py_ssize_t collect_hits(SpatialIndexD index, Query* q) noexcept nogil:
     """Every object the prepared ray q meets, into ray_hits[0 : returned],
     earliest first (ties in id order): the objects whose box it touches, found
     by the cells it crosses, then met exactly; -1 if out of memory."""
@@ -65,7 +65,7 @@ cdef Py_ssize_t collect_hits(_Queries index, Query* q) noexcept nogil:
     return n
 
 
-cdef Py_ssize_t cast_ray(_Queries index, const double* start, const double* end,
+cdef Py_ssize_t cast_ray(SpatialIndexD index, const double* start, const double* end,
                          object mask) except -1:
     cdef Query q
     cdef Py_ssize_t n
@@ -81,13 +81,13 @@ cdef Py_ssize_t cast_ray(_Queries index, const double* start, const double* end,
     return n
 
 
-cdef tuple hit_tuple(_Queries index, Py_ssize_t j):
+cdef tuple hit_tuple(SpatialIndexD index, Py_ssize_t j):
     cdef const RayHit* h = &index.ray_hits[j]
     return (handle_of(index.handles, h.id), h.fraction, axes_tuple(h.point),
             axes_tuple(h.normal))
 
 
-cdef tuple cast_rays(_Queries index, rays, bint all_hits, object mask):
+cdef tuple cast_rays(SpatialIndexD index, rays, bint all_hits, object mask):
     """raycast_many's work (which documents it)."""
     cdef uint32_t layers = check_bits(mask, "mask")
     cdef const double[:, ::1] rows = as_rows(rays, 2 * D, "rays")
@@ -102,7 +102,7 @@ cdef tuple cast_rays(_Queries index, rays, bint all_hits, object mask):
     for j in range(m):
         check_ray(&rows[j, 0], &rows[j, D], f"rays[{j}]: ")
     cdef Claim claim
-    index._claim(claim)
+    _claim(index, claim)
     for j in range(m):
         code = aim_ray(index, &rows[j, 0], &rows[j, D], layers, &q)
         if code:
@@ -118,7 +118,7 @@ cdef tuple cast_rays(_Queries index, rays, bint all_hits, object mask):
                 n = 1
             if n < 0:
                 break
-            kept = <RayHit*>index._batch_room((total + n) * sizeof(RayHit))
+            kept = <RayHit*>_batch_room(index, (total + n) * sizeof(RayHit))
             if kept == NULL:
                 n = -1
                 break

@@ -148,7 +148,7 @@ cdef Py_ssize_t object_meetings(UniformGridD g, const Level* L, Py_ssize_t u,
     """meeting_pairs for packed object u (its home cell's objects end at
     `end`), each of its rows' runs looked up; the new n, -1 if out of memory."""
     cdef CellRange cells = g.packed_range[u]
-    cdef const Filter* own = g._own_filter(L, u)
+    cdef const Filter* own = _own_filter(g, L, u)
     cdef int64_t y, z, left = <int64_t>cells.lo[0] - g.span[0]
     cdef int64_t z0 = cells.lo[D - 1] if D == 3 else 0     # 2D: one layer
     cdef int64_t z1 = cells.hi[D - 1] if D == 3 else 0
@@ -251,7 +251,7 @@ cdef int table_pairs(UniformGridD g) noexcept nogil:
         else:
             g.meetings_pending = True
         return 0
-    if g._pack(L, 1) < 0 or pack_ranges(g) < 0:
+    if _pack(g, L, 1) < 0 or pack_ranges(g) < 0:
         return -1
     meeting = meeting_pairs(g)
     if meeting < 0 or touching_pairs(g, meeting) < 0:
@@ -278,7 +278,7 @@ cdef int uniform_pair_pass(UniformGridD g) noexcept nogil:
     kept = g.found.n
     # Large objects: test each against what shares its cells, and against the
     # large objects after it on the list.
-    g._aim(&q, Q_CELLS, EVERY_LAYER)
+    _aim(g, &q, Q_CELLS, EVERY_LAYER)
     q.check_layers = False      # the pair rule is tested per pair below
     for li in range(g.n_large):
         big = g.large[li]

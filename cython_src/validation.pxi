@@ -66,7 +66,7 @@ cdef int validate_ids(SpatialIndexD index) except -1:
     return 0
 
 
-cdef int check_lists(_CellLists grid, const Level* L, str name) except -1:
+cdef int check_lists(SpatialIndexD grid, const Level* L, str name) except -1:
     """L's table and members agree with its lists: every member is a live id
     whose slot names it, each cell's occupancy bit says whether its list is
     empty, every list links each of its objects both ways with home naming

@@ -117,7 +117,7 @@ cdef inline void collect_uniform(UniformGridD grid, Query* q) noexcept nogil:
             for k in range(L.n):
                 i = L.members[k]
                 if ranges_meet(&grid.range[i], cells):
-                    grid._take(q, i)
+                    _take(grid, q, i)
         elif D == 2 and q.kind == Q_SWEPT:
             walk_swept[UniformGridD](grid, q, L, grid.cell_size, grid.origin[0], grid.origin[1], grid.cell_size,
                        True, start[0], cells.hi[0], cells.lo[1], cells.hi[1], grid.span[0],
@@ -127,7 +127,7 @@ cdef inline void collect_uniform(UniformGridD grid, Query* q) noexcept nogil:
     for k in range(grid.n_large):
         i = grid.large[k]
         if ranges_meet(&grid.range[i], cells):
-            grid._take(q, i)
+            _take(grid, q, i)
 
 
 cdef inline void collect_hierarchical(HierarchicalGridD grid, Query* q) noexcept nogil:
@@ -173,7 +173,7 @@ cdef inline void collect_hierarchical(HierarchicalGridD grid, Query* q) noexcept
             window *= hi[a] - lo[a] + 1.0
         if scan or scan_beats_visit(window, L.n):
             for k in range(L.n):
-                grid._take(q, L.members[k])
+                _take(grid, q, L.members[k])
         elif D == 2 and q.kind == Q_SWEPT:
             walk_swept[HierarchicalGridD](grid, q, L, L.cell, 0.0, 0.0, L.inv, False, <int64_t>lo[0], <int64_t>hi[0],
                        <int64_t>lo[1] + 1, <int64_t>rows_to, 1, 1)

@@ -45,6 +45,7 @@ class SpatialIndex3D:
     narrow_phase_checks: int    # distinct pairs it tested exactly
     hits: int                   # overlapping pairs it found
     safe_magnitude: float       # rows with every number within it (sizes >= 0) are never refused
+    threads: int                # threads the pair pass and batch moves may use (1 here)
 
     def __len__(self) -> int: ...
     def __contains__(self, object_id: object) -> bool: ...
@@ -174,7 +175,6 @@ class UniformGrid3D(SpatialIndex3D):
     origin_y: float
     origin_z: float
     large_threshold: int
-    threads: int
 
     def __init__(self, cell_size: float = ..., origin: Vec = ...,
                  large_threshold: int = ..., threads: int = ...) -> None: ...
@@ -193,7 +193,6 @@ class HierarchicalGrid3D(SpatialIndex3D):
     Sizes up to 1e150 and coordinates up to 1e160 (world units)."""
     hierarchy_factor: float
     density: float
-    threads: int
 
     def __init__(self, hierarchy_factor: float = ..., density: float = ...,
                  threads: int = ...) -> None: ...
