@@ -1,7 +1,34 @@
-# A batch move's two halves, compiled once per grid (both are final, Grid is
-# defined with the window walks), so that their per-object hooks (_settle,
-# _level_of) are direct calls the compiler can inline instead of a virtual call
-# per row.
+# A batch move's two halves, compiled once per grid (Grid is defined with the
+# window walks), so that their per-object hooks (settle, level_of) are direct
+# calls the compiler can inline instead of a dispatch per row.
+
+
+cdef inline int32_t grid_settle(Grid grid, int32_t i, const Shape* b) noexcept nogil:
+    if Grid is UniformGridD:
+        return uniform_settle(grid, i, b)
+    else:
+        return hierarchical_settle(grid, i, b)
+
+
+cdef inline Level* grid_level_of(Grid grid, int32_t i) noexcept nogil:
+    if Grid is UniformGridD:
+        return uniform_level_of(grid, i)
+    else:
+        return hierarchical_level_of(grid, i)
+
+
+cdef inline int32_t grid_home(Grid grid, const Level* L, int32_t i) noexcept nogil:
+    if Grid is UniformGridD:
+        return uniform_home(grid, L, i)
+    else:
+        return hierarchical_home(grid, L, i)
+
+
+cdef inline int grid_move(Grid grid, int32_t i, const Shape* b) noexcept nogil:
+    if Grid is UniformGridD:
+        return uniform_move(grid, i, b)
+    else:
+        return hierarchical_move(grid, i, b)
 
 
 ctypedef struct SettleRows:
@@ -18,7 +45,7 @@ cdef void settle_range(Grid grid, const SettleRows* rows, Py_ssize_t first, Py_s
     cdef Shape b
     for k in range(first, end):
         shape_of_row(rows.batch, k, &b)
-        grid.row_state[k] = grid._settle(<int32_t>rows.ids[k], &b)
+        grid.row_state[k] = grid_settle[Grid](grid, <int32_t>rows.ids[k], &b)
 
 
 cdef Py_ssize_t settle_rows(void* context, Py_ssize_t first, Py_ssize_t end) noexcept nogil:
@@ -31,7 +58,7 @@ cdef Py_ssize_t settle_rows(void* context, Py_ssize_t first, Py_ssize_t end) noe
 
 
 cdef int move_rows(Grid grid, const int64_t[::1] ids, const Rows* batch) noexcept nogil:
-    """Two halves, timed apart: every object _settle takes in takes its new
+    """Two halves, timed apart: every object grid_settle takes in takes its new
     body and notes its new home (on `threads` threads: each row writes only its
     own object, ids being distinct; the moves); then, in row order, objects
     whose home changed are relinked and the rest move one by one (the
@@ -54,18 +81,18 @@ cdef int move_rows(Grid grid, const int64_t[::1] ids, const Rows* batch) noexcep
     for k in range(n):
         if k + MOVE_LOOKAHEAD < n and grid.row_state[k + MOVE_LOOKAHEAD] >= 0:
             i = <int32_t>ids[k + MOVE_LOOKAHEAD]
-            prefetch(&grid._level_of(i).head[grid.row_state[k + MOVE_LOOKAHEAD]])
+            prefetch(&grid_level_of[Grid](grid, i).head[grid.row_state[k + MOVE_LOOKAHEAD]])
         i = <int32_t>ids[k]
         cell = grid.row_state[k]
         if cell >= 0:
-            L = grid._level_of(i)
+            L = grid_level_of[Grid](grid, i)
             if grid.growths != growths:
                 # A table grew under the first half's cells: recompute.
-                cell = grid._home(L, i)
+                cell = grid_home[Grid](grid, L, i)
             _move_cell(grid, L, i, cell)
         else:
             shape_of_row(batch, k, &b)
-            if grid._move(i, &b) < 0:
+            if grid_move[Grid](grid, i, &b) < 0:
                 return -1
     _phase_times(grid, started, settled)
     return 0

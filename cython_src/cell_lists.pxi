@@ -220,7 +220,7 @@ cdef int _resize(SpatialIndexD self, Level* L, int32_t bits) noexcept nogil:
     L.wbits = bits
     L.mask = bigger.mask
     for k in range(L.n):
-        _push_cell(self, L, L.members[k], self._home(L, L.members[k]))
+        _push_cell(self, L, L.members[k], _home(self, L, L.members[k]))
     self.growths += 1
     return 0
 

@@ -1,5 +1,5 @@
-# The hierarchical grid's pair pass, as functions over the grid (typed as the
-# final HierarchicalGridD, so what they call on it is a direct call): each
+# The hierarchical grid's pair pass, as functions over the grid (typed as
+# HierarchicalGridD, so what they call on it is a direct call): each
 # level's objects are packed in cell order, the pairs within a level are found
 # by looking back over half of each cell's neighbourhood, and each object meets
 # the coarser levels only (never downward), on the grid's threads, chunk by

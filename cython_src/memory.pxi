@@ -97,7 +97,7 @@ cdef int reserve_objects(SpatialIndexD index, Py_ssize_t need) noexcept nogil:
             or grow_to(<void**>&index.filter, cap, new_cap, sizeof(Filter)) < 0 \
             or grow_to(<void**>&index.free_ids, cap, new_cap, sizeof(int32_t)) < 0 \
             or grow_array(<void**>&index.out, &index.out_cap, new_cap, sizeof(int32_t)) < 0 \
-            or index._grow_objects(cap, new_cap) < 0:
+            or _grow_objects(index, cap, new_cap) < 0:
         return -1
     memset(index.live + cap, 0, new_cap - cap)
     memset(index.body + cap, 0, (new_cap - cap) * sizeof(Shape))

@@ -13,7 +13,7 @@ cdef dict occupancy(Py_ssize_t objects, Py_ssize_t cells, Py_ssize_t members, Py
                     Py_ssize_t large, Py_ssize_t probe, list levels, SpatialIndexD index):
     """A stats() dict in the shared schema, with the index's pair-pass counters;
     the caller holds the index's claim."""
-    index._resolve_broad_phase()
+    _resolve_broad_phase(index)
     return dict(zip(STATS_KEYS, (
         objects, cells, members, <double>members / cells if cells else 0.0, most, large, probe,
         levels, index.broad_phase_count, index.narrow_phase_count, index.hits)))

@@ -30,7 +30,7 @@ cdef int _counted(SpatialIndexD self) except -1:
     """_resolve_broad_phase, holding the claim while it runs."""
     cdef Claim claim
     _claim(self, claim)
-    self._resolve_broad_phase()
+    _resolve_broad_phase(self)
     return 0
 
 
@@ -43,12 +43,12 @@ cdef int _pairs_now(SpatialIndexD self, bint candidates=False) except -1:
     cdef Py_ssize_t met, checks, hits = self.hits
     cdef double started = now_ms()
     if candidates:
-        self._resolve_broad_phase()     # before the pass replaces what it counts from
+        _resolve_broad_phase(self)     # before the pass replaces what it counts from
         met = self.broad_phase_count
         checks = self.narrow_phase_count
     self.keep_candidates = candidates
     with nogil:
-        failed = self._find_pairs()
+        failed = _find_pairs(self)
     self.keep_candidates = False
     if candidates:
         self.broad_phase_count, self.narrow_phase_count, self.hits = met, checks, hits

@@ -62,7 +62,7 @@ cdef double alone_share(HierarchicalGridD g, const double* corners, Py_ssize_t n
     """The share of the n points in `corners` (D numbers each) that would be
     alone in the cells of level `exponent`, -1 if out of memory; `cells` has
     room for D numbers per point."""
-    cdef double inv = 1.0 / g._cell_of_exponent(exponent)
+    cdef double inv = 1.0 / hierarchical_cell_of_exponent(g, exponent)
     cdef Py_ssize_t k, distinct
     for k in range(D * n):
         cells[k] = floor_int(corners[k] * inv)
@@ -95,7 +95,7 @@ cdef void respace(HierarchicalGridD g) noexcept nogil:
         for i in range(g.obj_hi):
             if g.live[i]:
                 shape_box(&g.body[i], &box)
-                if g._need(&box) == 0.0:
+                if hierarchical_need(g, &box) == 0.0:
                     memcpy(corners + D * m, box.lo, sizeof(box.lo))
                     m += 1
     if m >= SPACING_SAMPLE:
@@ -103,7 +103,7 @@ cdef void respace(HierarchicalGridD g) noexcept nogil:
             (g.levels[g.order[0]].exponent if g.n_levels else 0)
         share = alone_share(g, corners, m, exponent, cells)
         if share >= ALONE_SHARE:
-            while exponent - start < 64 and g._cell_of_exponent(exponent + 1) <= LARGEST_CELL:
+            while exponent - start < 64 and hierarchical_cell_of_exponent(g, exponent + 1) <= LARGEST_CELL:
                 share = alone_share(g, corners, m, exponent + 1, cells)
                 if share < ALONE_SHARE:
                     break
@@ -111,7 +111,7 @@ cdef void respace(HierarchicalGridD g) noexcept nogil:
         elif share >= 0.0:
             # Finer, but only as far as makes them alone: points stacked on one
             # another are never alone, and keep the level they have.
-            while start - exponent < 64 and g._cell_of_exponent(exponent - 1) >= SMALLEST_CELL:
+            while start - exponent < 64 and hierarchical_cell_of_exponent(g, exponent - 1) >= SMALLEST_CELL:
                 exponent -= 1
                 share = alone_share(g, corners, m, exponent, cells)
                 if share >= ALONE_SHARE or share < 0.0:
@@ -128,10 +128,10 @@ cdef void respace(HierarchicalGridD g) noexcept nogil:
         if not g.live[i]:
             continue
         shape_box(&g.body[i], &box)
-        if g._need(&box) > 0.0 or g._fits(&g.levels[g.level_of[i]], &box):
+        if hierarchical_need(g, &box) > 0.0 or hierarchical_fits(g, &g.levels[g.level_of[i]], &box):
             continue
-        target = g._level_index(g._exponent_for(&box))
+        target = hierarchical_level_index(g, hierarchical_exponent_for(g, &box))
         if target < 0 or _reserve_member(g, &g.levels[target]) < 0:
             return
-        g._leave_level(<int32_t>i)
-        g._enter_level(target, <int32_t>i)
+        hierarchical_leave_level(g, <int32_t>i)
+        hierarchical_enter_level(g, target, <int32_t>i)

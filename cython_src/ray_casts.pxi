@@ -30,7 +30,7 @@ cdef int aim_ray(SpatialIndexD index, const double* start, const double* end, ui
         q.along[a] = end[a] - start[a]
         if not isfinite(q.along[a]):
             return TOO_LONG
-    return index._prepare_query(q)
+    return _prepare_query(index, q)
 
 
 cdef int raise_ray_error(SpatialIndexD index, int code, str where, const double* start,
@@ -38,7 +38,7 @@ cdef int raise_ray_error(SpatialIndexD index, int code, str where, const double*
     cdef double no_size[D]
     if code == TOO_LONG:
         raise ValueError(f"{where}from ({shown(start)}) to ({shown(end)}) is too long")
-    raise input_error(code, where, end, axes_of(no_size, 0.0, 0.0, 0.0), index._cell_hint())
+    raise input_error(code, where, end, axes_of(no_size, 0.0, 0.0, 0.0), _cell_hint(index))
 
 
 cdef Py_ssize_t collect_hits(SpatialIndexD index, Query* q) noexcept nogil:
@@ -53,7 +53,7 @@ cdef Py_ssize_t collect_hits(SpatialIndexD index, Query* q) noexcept nogil:
     for a in range(D):      # copied, so that no write to ray_hits can alias them
         start[a] = q.box.lo[a]
         along[a] = q.along[a]
-    index._collect(q)
+    _collect(index, q)
     if grow_array(<void**>&index.ray_hits, &index.ray_hits_cap, index.out_n, sizeof(RayHit)) < 0:
         return -1
     for j in range(index.out_n):

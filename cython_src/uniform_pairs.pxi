@@ -1,4 +1,4 @@
-# The uniform grid's pair pass, as functions over the grid (typed as the final
+# The uniform grid's pair pass, as functions over the grid (typed as
 # UniformGridD, so what they call on it is a direct call). While no object of
 # the table covers more than two cells a side, the kernel of cell_pairs.hpp
 # finds the table's pairs; otherwise its objects are packed in cell order with
@@ -283,7 +283,7 @@ cdef int uniform_pair_pass(UniformGridD g) noexcept nogil:
     for li in range(g.n_large):
         big = g.large[li]
         q.cells = g.range[big]
-        g._collect(&q)
+        uniform_collect(g, &q)
         g.found.n = kept
         if pair_room(&g.found, g.out_n) < 0:
             return -1
@@ -321,7 +321,7 @@ cdef int uniform_broad_phase(UniformGridD g) except -1:
             raise MemoryError()
         for k in range(n):
             g.cell_pairs.packed_shape(k, shape.p)
-            g._placed_range(&shape, &g.packed_range[k])
+            uniform_placed_range(g, &shape, &g.packed_range[k])
         g.packed_n = n
         g.narrow_phase_count += g.cell_pairs.count_meetings(<const CellSpan*>g.packed_range)
         g.meetings_pending = False

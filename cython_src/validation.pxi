@@ -91,7 +91,7 @@ cdef int check_lists(SpatialIndexD grid, const Level* L, str name) except -1:
         while i >= 0:
             if not (0 <= i < grid.obj_hi and grid.live[i]) or grid.home[i] != c \
                     or grid.prev[i] != before or not 0 <= grid.slot[i] < L.n \
-                    or L.members[grid.slot[i]] != i or grid._home(L, <int32_t>i) != c:
+                    or L.members[grid.slot[i]] != i or _home(grid, L, <int32_t>i) != c:
                 broken(grid, f"{name} cell {c} lists id {i} after {before}")
             listed += 1
             if listed > L.n:
@@ -125,7 +125,7 @@ cdef int validate_uniform(UniformGridD grid) except -1:
             broken(grid, f"id {i}: its box {box} has no cell range")
         if memcmp(&r, &grid.range[i], sizeof(CellRange)) != 0:
             broken(grid, f"id {i} is kept over cells {grid.range[i]} but its box covers {r}")
-        if grid._is_large_range(&r):
+        if uniform_is_large_range(grid, &r):
             if grid.home[i] != -1 or not 0 <= grid.slot[i] < grid.n_large \
                     or grid.large[grid.slot[i]] != i:
                 broken(grid, f"large id {i}: cell {grid.home[i]}, large-list slot {grid.slot[i]}")
@@ -133,7 +133,7 @@ cdef int validate_uniform(UniformGridD grid) except -1:
         elif grid.home[i] < 0 or not 0 <= grid.slot[i] < L.n or L.members[grid.slot[i]] != i:
             broken(grid, f"id {i} over cells {r} is not in the table (cell {grid.home[i]}, "
                          f"slot {grid.slot[i]})")
-        elif not grid._within_spans(&r):
+        elif not uniform_within_spans(grid, &r):
             broken(grid, f"id {i} over cells {r} spans more than the spans "
                          f"{tuple([grid.span[a] for a in range(D)])}")
     if large != grid.n_large or L.n + grid.n_large != grid.n_live:
@@ -158,7 +158,7 @@ cdef int validate_hierarchical(HierarchicalGridD grid) except -1:
         ranked[li] = 1
     for li in range(grid.n_levels):
         L = &grid.levels[li]
-        if L.cell != grid._cell_of_exponent(L.exponent) or L.inv != 1.0 / L.cell:
+        if L.cell != hierarchical_cell_of_exponent(grid, L.exponent) or L.inv != 1.0 / L.cell:
             broken(grid, f"level {li}: cell {L.cell} (exponent {L.exponent})")
         check_lists(grid, L, f"level {li}")
         for k in range(L.n):
@@ -176,10 +176,10 @@ cdef int validate_hierarchical(HierarchicalGridD grid) except -1:
             broken(grid, f"id {i}: level {li}, member slot {grid.slot[i]}")
         L = &grid.levels[li]
         shape_box(&grid.body[i], &box)
-        if grid._need(&box) == 0.0 and grid.has_point_level and L.exponent < grid.point_exponent:
+        if hierarchical_need(grid, &box) == 0.0 and grid.has_point_level and L.exponent < grid.point_exponent:
             broken(grid, f"point {i} lives in level {li} (exponent {L.exponent}), not the "
                          f"points' level (exponent {grid.point_exponent})")
-        if not (L.cell >= grid._need(&box) and farthest(&box) * L.inv < PRECISE_CELLS
+        if not (L.cell >= hierarchical_need(grid, &box) and farthest(&box) * L.inv < PRECISE_CELLS
                 and longest_side(&box) <= L.reach):
             broken(grid, f"id {i} with box {box} does not fit the cells of "
                          f"level {li} (cell {L.cell}, reach {L.reach})")

@@ -1,9 +1,9 @@
 # Walking a window of a level's cells, for a query: written once for both grids,
-# compiled once per grid (both are final) so that each grid's list visit is a
-# direct call. A grid offers what a list holds with _visit_list, and what
-# several hold with _visit_lists (the uniform grid keeps the objects whose cell
-# ranges meet the query's; the hierarchical grid offers every object), and says
-# what a list's walk reads first with _prefetch_list.
+# compiled once per grid so that each grid's list visit is a direct call. A
+# grid offers what a list holds with its visit_list, and what several hold with
+# its visit_lists (the uniform grid keeps the objects whose cell ranges meet the
+# query's; the hierarchical grid offers every object), and says what a list's
+# walk reads first with its prefetch_list.
 
 # The calls below name the grid they compile for (walk_window[UniformGridD]):
 # Cython does not match an argument typed with one of these names to the
@@ -11,6 +11,28 @@
 ctypedef fused Grid:
     UniformGridD
     HierarchicalGridD
+
+cdef inline void grid_prefetch_list(Grid grid, int32_t i) noexcept nogil:
+    if Grid is UniformGridD:
+        uniform_prefetch_list(grid, i)
+    else:
+        hierarchical_prefetch_list(grid, i)
+
+
+cdef inline void grid_visit_list(Grid grid, const Query* q, int32_t i) noexcept nogil:
+    if Grid is UniformGridD:
+        uniform_visit_list(grid, q, i)
+    else:
+        hierarchical_visit_list(grid, q, i)
+
+
+cdef inline void grid_visit_lists(Grid grid, const Query* q, const int32_t* first,
+                                  Py_ssize_t n) noexcept nogil:
+    if Grid is UniformGridD:
+        uniform_visit_lists(grid, q, first, n)
+    else:
+        hierarchical_visit_lists(grid, q, first, n)
+
 
 cdef enum:
     # A window with lists in at most this many cells notes where they start.
@@ -36,18 +58,18 @@ cdef inline void walk_window(Grid grid, const Query* q, const Level* L, const in
             for cx in range(start[0], start[0] + count[0]):
                 i = L.head[row | (cx & L.mask)]
                 if i >= 0:
-                    grid._prefetch_list(i)
+                    grid_prefetch_list[Grid](grid, i)
                     if firsts < WINDOW_LISTS:
                         first[firsts] = i
                     firsts += 1
     if firsts <= WINDOW_LISTS:
-        grid._visit_lists(q, first, firsts)
+        grid_visit_lists[Grid](grid, q, first, firsts)
         return
     for cz in range(start[2], start[2] + count[2]):
         for cy in range(start[1], start[1] + count[1]):
             row = wrapped_cell(L, 0, cy, cz)
             for cx in range(start[0], start[0] + count[0]):
-                grid._visit_list(q, L.head[row | (cx & L.mask)])
+                grid_visit_list[Grid](grid, q, L.head[row | (cx & L.mask)])
 
 
 cdef inline void walk_swept(Grid grid, const Query* q, const Level* L, double cell,
@@ -75,7 +97,7 @@ cdef inline void walk_swept(Grid grid, const Query* q, const Level* L, double ce
             if last_row - first_row >= side:
                 last_row = first_row + side - 1
             for cy in range(first_row, last_row + 1):
-                grid._visit_list(q, L.head[wrapped_cell(L, cx, cy)])
+                grid_visit_list[Grid](grid, q, L.head[wrapped_cell(L, cx, cy)])
 
 
 # What each grid's query visits (its _collect): the windows of home cells
