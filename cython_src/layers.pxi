@@ -53,10 +53,24 @@ cdef object as_bits(object values, Py_ssize_t n, uint32_t default, str name):
 cdef Filter DEFAULT_FILTER = Filter(DEFAULT_LAYER, EVERY_LAYER)
 
 
+cdef inline const Filter* filter_of_id(SpatialIndexD index, Py_ssize_t i) noexcept nogil:
+    """Object i's filter: the default one while the index keeps no array of them
+    (no object has been given another since it was made; see own_filters)."""
+    return &index.filter[i] if index.filter != NULL else &DEFAULT_FILTER
+
+
 cdef inline void default_filters(Filter* f, Py_ssize_t n) noexcept nogil:
     cdef Py_ssize_t k
     for k in range(n):
         f[k] = DEFAULT_FILTER
+
+
+cdef bint all_default_filters(const uint32_t[::1] layers, const uint32_t[::1] masks) noexcept nogil:
+    cdef Py_ssize_t k
+    for k in range(layers.shape[0]):
+        if layers[k] != DEFAULT_LAYER or masks[k] != EVERY_LAYER:
+            return False
+    return True
 
 
 cdef int read_filter(object layer, object mask, Filter* f) except -1:

@@ -94,13 +94,28 @@ cdef int reserve_objects(SpatialIndexD index, Py_ssize_t need) noexcept nogil:
     if grow_to(<void**>&index.body, cap, new_cap, sizeof(Shape)) < 0 \
             or grow_zeroed(<void**>&index.generation, cap, new_cap, sizeof(uint32_t)) < 0 \
             or grow_to(<void**>&index.live, cap, new_cap, sizeof(uint8_t)) < 0 \
-            or grow_to(<void**>&index.filter, cap, new_cap, sizeof(Filter)) < 0 \
+            or (index.filter != NULL
+                and grow_to(<void**>&index.filter, cap, new_cap, sizeof(Filter)) < 0) \
             or grow_to(<void**>&index.free_ids, cap, new_cap, sizeof(int32_t)) < 0 \
             or grow_array(<void**>&index.out, &index.out_cap, new_cap, sizeof(int32_t)) < 0 \
             or _grow_objects(index, cap, new_cap) < 0:
         return -1
     memset(index.live + cap, 0, new_cap - cap)
     memset(index.body + cap, 0, (new_cap - cap) * sizeof(Shape))
-    default_filters(index.filter + cap, new_cap - cap)
+    if index.filter != NULL:
+        default_filters(index.filter + cap, new_cap - cap)
     index.obj_cap = new_cap
+    return 0
+
+
+cdef int own_filters(SpatialIndexD index, Py_ssize_t need) noexcept nogil:
+    """reserve_objects(need), and the array of the objects' filters, made (every
+    one the default) the first time an object may be given another: until
+    then the index keeps none (filter_of_id). -1 if out of memory."""
+    if reserve_objects(index, need) < 0:
+        return -1
+    if index.filter == NULL:
+        if grow_to(<void**>&index.filter, 0, index.obj_cap, sizeof(Filter)) < 0:
+            return -1
+        default_filters(index.filter, index.obj_cap)
     return 0

@@ -293,7 +293,7 @@ cdef int uniform_pair_pass(UniformGridD g) noexcept nogil:
             if other == big or (g.home[other] < 0 and g.slot[other] <= li):
                 continue
             shared += 1
-            if not filters_pass(&g.filter[big], &g.filter[other]):
+            if g.n_filtered and not filters_pass(&g.filter[big], &g.filter[other]):
                 continue
             g.narrow_phase_count += 1
             touch = shapes_meet(&g.body[big], &g.body[other])

@@ -21,6 +21,7 @@ cdef int validate_ids(SpatialIndexD index) except -1:
     """Live flags, bodies, handles and the free-id list agree."""
     cdef Py_ssize_t i, k, live = 0, filtered = 0
     cdef const Shape* b
+    cdef const Filter* f
     cdef Box bounds
     cdef bytearray freed
     if not (0 <= index.n_live <= index.obj_hi <= index.obj_cap and 0 <= index.n_free):
@@ -51,9 +52,10 @@ cdef int validate_ids(SpatialIndexD index) except -1:
     if live != index.n_live:
         broken(index, f"{live} ids have their live flag but n_live is {index.n_live}")
     for i in range(index.obj_cap):
-        if not index.live[i] and not is_default_filter(&index.filter[i]):
-            broken(index, f"free id {i} keeps the filter {index.filter[i]}")
-        filtered += not is_default_filter(&index.filter[i])
+        f = filter_of_id(index, i)
+        if not index.live[i] and not is_default_filter(f):
+            broken(index, f"free id {i} keeps the filter {f[0]}")
+        filtered += not is_default_filter(f)
     if filtered != index.n_filtered:
         broken(index, f"{filtered} objects have a filter other than the default, "
                      f"but n_filtered is {index.n_filtered}")

@@ -166,6 +166,69 @@ def test_copy_into_keeps_the_filters(grid):
         assert same_pairs(target.pairs(), brute.pairs())
 
 
+
+@pytest.mark.parametrize("given_by", ["set_filter", "set_filters", "insert_rect", "insert_rects"])
+def test_objects_that_keep_the_default_filter_answer_every_mask_until_one_gets_another(
+        grid, given_by):
+    # An index keeps no array of filters until an object is given one other
+    # than the default: every query, search and pair reads the default then.
+    rng = np.random.default_rng(11)
+    rects = np.c_[rng.uniform(0, 60, (150, 2)), rng.uniform(0, 6, (150, 2))]
+    ids = grid.insert_rects(rects)
+    brute = BruteForce()
+    for i, rect in zip(ids.tolist(), rects.tolist()):
+        brute.insert(i, tuple(rect))
+    order = lambda i: i
+
+    def check():
+        grid.validate()
+        assert same_pairs(grid.pairs(), brute.pairs())
+        for mask in (ALL_LAYERS, 0, 1, 2, 3):
+            for x, y in rng.uniform(-5, 65, (4, 2)).tolist():
+                box = (x, y, 9.0, 7.0)
+                assert sorted(grid.query_rect(*box, exact=True, mask=mask)) == \
+                    sorted(brute.query_range(box, mask))
+                assert grid.query_nearest(x, y, 4, mask=mask) == \
+                    brute.query_nearest((x, y), 4, tie_order=order, mask=mask)
+                assert grid.raycast_all(x, y, 60 - x, 30.0, mask) == \
+                    brute.raycast_all((x, y), (60 - x, 30.0), tie_order=order, mask=mask)
+            offsets, got, _ = grid.query_nearest_many(rects[:5, :2], 3, mask=mask)
+            for k, (x, y) in enumerate(rects[:5, :2].tolist()):
+                assert got[offsets[k]:offsets[k + 1]].tolist() == \
+                    brute.query_nearest((x, y), 3, tie_order=order, mask=mask)
+
+    check()
+    assert grid.filter_of(int(ids[0])) == (1, ALL_LAYERS)
+    assert grid.is_colliding(int(ids[0]), int(ids[0])) is False
+    grid.set_filter(int(ids[1]), 1, ALL_LAYERS)       # the default again: nothing to keep
+    check()
+    if given_by == "set_filter":
+        changed = {int(ids[0]): (2, 2)}
+        grid.set_filter(int(ids[0]), 2, 2)
+    elif given_by == "set_filters":
+        changed = {int(ids[0]): (2, 2), int(ids[1]): (1, 2)}
+        grid.set_filters(ids[:2], [2, 1], 2)
+    elif given_by == "insert_rect":
+        changed = {grid.insert_rect(1.0, 1.0, 3.0, 3.0, layer=2, mask=2): (2, 2)}
+    else:
+        new = grid.insert_rects(np.array([[1.0, 1.0, 3.0, 3.0], [2.0, 2.0, 3.0, 3.0]]),
+                                layers=[2, 1], masks=[2, ALL_LAYERS])
+        changed = {int(new[0]): (2, 2), int(new[1]): (1, ALL_LAYERS)}
+    for i, (layer, mask) in changed.items():
+        if i not in ids:
+            brute.insert(i, grid.bounds(i))
+        brute.set_filter(i, layer, mask)
+        assert grid.filter_of(i) == (layer, mask)
+    check()
+    for target in (UniformGrid(2.0), HierarchicalGrid()):
+        target.insert_rect(0.0, 0.0, 1.0, 1.0, layer=4)     # a target that keeps filters
+        target.clear()
+        grid.copy_into(target)
+        target.validate()
+        assert all(target.filter_of(i) == grid.filter_of(i) for i in grid.ids())
+        assert same_pairs(target.pairs(), brute.pairs())
+
+
 BAD_BITS = [(-1, "-1"), (2 ** 32, "4294967296"), (1.5, "1.5"), (True, "True"), ("1", "'1'"),
             (None, "None")]
 
