@@ -1,11 +1,12 @@
 # The hooks: what each grid does its own way (where objects live, which cells a
 # query visits, the pair pass), called from the code all indexes share. Each
-# hook is a function that hands the call to the grid the index is
-# (its `kind`), or does what SpatialIndex itself does, which keeps no
-# cells. The grids' own calls to their hooks name them directly
-# (uniform_move, hierarchical_home), and the code compiled once per grid
-# (windows.pxi, batch_moves.pxi) picks its grid's when it is compiled: a batch
-# move's per-object hooks (settle, level_of) have no dispatch of their own.
+# hook is a function that hands the call to the grid the index is (its
+# `kind`), or does what SpatialIndex itself does: it keeps no cells, so its
+# queries and pair pass test every live object. The grids' own calls to their
+# hooks name them directly (uniform_move, hierarchical_home), and the code
+# compiled once per grid (windows.pxi, batch_moves.pxi) picks its grid's when it
+# is compiled: a batch move's per-object hooks (settle, level_of) have no
+# dispatch of their own.
 
 
 cdef int _grow_objects(SpatialIndexD self, Py_ssize_t old_cap, Py_ssize_t new_cap) noexcept nogil:
@@ -93,6 +94,8 @@ cdef int _prepare_query(SpatialIndexD self, Query* q) noexcept nogil:
     that says why q's box cannot be searched."""
     if self.kind == UNIFORM_GRID:
         return uniform_prepare_query(<UniformGridD>self, q)
+    if self.kind == BRUTE_FORCE and q.kind == Q_CELLS:
+        q.kind = Q_BOX      # no cells: a box's candidates are the objects it meets
     return INPUT_OK
 
 
@@ -104,6 +107,11 @@ cdef void _collect(SpatialIndexD self, Query* q) noexcept nogil:
     if self.kind == HIERARCHICAL_GRID:
         hierarchical_collect(<HierarchicalGridD>self, q)
         return
+    cdef int32_t i
+    self.out_n = 0
+    for i in range(<int32_t>self.obj_hi):
+        if self.live[i]:
+            _take(self, q, i)
 
 
 cdef int _nearest_levels(SpatialIndexD self, NearestInput* search) noexcept nogil:
@@ -122,6 +130,30 @@ cdef int _find_pairs(SpatialIndexD self) noexcept nogil:
         return uniform_find_pairs(<UniformGridD>self)
     if self.kind == HIERARCHICAL_GRID:
         return hierarchical_find_pairs(<HierarchicalGridD>self)
+    return all_pairs(self)
+
+
+cdef int all_pairs(SpatialIndexD self) noexcept nogil:
+    """SpatialIndex's pair pass: every two live objects are candidates."""
+    cdef Py_ssize_t a, b, tested = 0, passed = 0
+    self.found.n = 0
+    for a in range(self.obj_hi):
+        if not self.live[a]:
+            continue
+        if pair_room(&self.found, self.obj_hi - a) < 0:
+            return -1
+        for b in range(a + 1, self.obj_hi):
+            if not self.live[b]:
+                continue
+            tested += 1
+            if self.n_filtered and not filters_pass(&self.filter[a], &self.filter[b]):
+                continue
+            passed += 1
+            put_pair(self.found.ids + 2 * self.found.n, <int32_t>a, <int32_t>b)
+            self.found.n += self.keep_candidates or shapes_meet(&self.body[a], &self.body[b])
+    self.broad_phase_count = tested
+    self.narrow_phase_count = passed
+    self.hits = self.found.n
     return 0
 
 

@@ -297,6 +297,59 @@ def test_nearest_on_the_bare_base_index_answers_from_all_its_objects():
     assert distances.tolist() == [8.0, 11.0, 9.0, 19.0]
 
 
+
+@pytest.mark.parametrize("dimension", [2, 3])
+def test_the_bare_base_index_answers_every_call_by_brute_force(dimension):
+    # SpatialIndex itself keeps no cells: its queries and pair pass test every
+    # live object (they found nothing, and a ray cast read the ids the last
+    # query had left, removed objects among them).
+    from spatial_hash.brute_force import BruteForce, BruteForce3D
+    if dimension == 2:
+        from spatial_hash._core import SpatialIndex
+        brute, rects_call, circles_call, box_call = BruteForce(), "insert_rects", "insert_circles", \
+            "query_rect"
+    else:
+        from spatial_hash._core3d import SpatialIndex3D as SpatialIndex
+        brute, rects_call, circles_call, box_call = BruteForce3D(), "insert_boxes", \
+            "insert_spheres", "query_box"
+    rng = np.random.default_rng(5)
+    index = SpatialIndex()
+    rects = np.c_[rng.uniform(0, 40, (60, dimension)), rng.uniform(0, 5, (60, dimension))]
+    centers, radii = rng.uniform(0, 40, (60, dimension)), rng.uniform(0, 3, 60)
+    layers = rng.choice([1, 2, 3], 60)
+    ids = getattr(index, rects_call)(rects, layers=layers, masks=rng.choice([1, 2, 3], 60))
+    more = getattr(index, circles_call)(centers, radii)
+    query_box = getattr(index, box_call)
+    for k, i in enumerate(ids.tolist()):
+        brute.insert(i, tuple(rects[k]))
+        brute.set_filter(i, *index.filter_of(i))
+    for k, i in enumerate(more.tolist()):
+        (brute.insert_circle if dimension == 2 else brute.insert_sphere)(i, tuple(centers[k]), radii[k])
+    gone = ids[:10].tolist()
+    query_box(*rects[0], exact=True)         # leaves the removed ids in the last results
+    index.remove_many(ids[:10])
+    for i in gone:
+        brute.remove(i)
+    index.validate()
+    assert same_pairs(index.pair_ids().tolist(), brute.pairs())
+    assert index.hits == len(brute.pairs())
+    candidates = {tuple(pair) for pair in index.candidate_ids().tolist()}
+    assert len(candidates) == index.narrow_phase_checks
+    assert {tuple(sorted(pair)) for pair in brute.pairs()} <= candidates
+    order = lambda i: i
+    for mask in (0xFFFFFFFF, 2):
+        for point in rng.uniform(-5, 45, (6, dimension)).tolist():
+            box = tuple(point) + (9.0,) * dimension
+            assert sorted(query_box(*box, exact=True, mask=mask)) == sorted(brute.query_range(box, mask))
+            assert sorted(index.query_nearby(*box, mask=mask)) == sorted(brute.query_range(box, mask))
+            assert sorted(index.query_point(*point, mask)) == sorted(brute.query_point(tuple(point), mask))
+            assert sorted(index.query_radius(*point, 6.0, mask)) == \
+                sorted(brute.query_radius(tuple(point), 6.0, mask))
+            end = [40.0 - v for v in point]
+            assert index.raycast_all(*point, *end, mask) == \
+                brute.raycast_all(tuple(point), tuple(end), tie_order=order, mask=mask)
+
+
 def test_a_nearest_batch_over_objects_too_far_apart_for_cells_answers():
     # Cells of 1e300 place objects at -1e308 and 1e308, whose extent overflows:
     # a batch cannot lay them out on cells of its own (it hung, doubling a
