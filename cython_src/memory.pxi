@@ -80,7 +80,7 @@ cdef int grow_zeroed(void** ptr, Py_ssize_t old_cap, Py_ssize_t new_cap, size_t 
 
 
 cdef int reserve_objects(SpatialIndexD index, Py_ssize_t need) noexcept nogil:
-    """Room for ids below `need` in every per-object array, the subclass's
+    """Room for ids below `need` in every per-object array, the grid's own
     included (_grow_objects), growing them together; -1 if out of memory."""
     cdef Py_ssize_t cap = index.obj_cap, new_cap
     if need <= cap:
