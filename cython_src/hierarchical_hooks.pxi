@@ -134,20 +134,3 @@ cdef inline void hierarchical_visit_lists(HierarchicalGridD self, const Query* q
     for k in range(n):
         hierarchical_visit_list(self, q, first[k])
 
-
-cdef void hierarchical_collect(HierarchicalGridD self, Query* q) noexcept nogil:
-    collect_hierarchical(self, q)
-
-
-# --------------------------------------------------------------- pairs
-
-
-cdef int hierarchical_find_pairs(HierarchicalGridD self) noexcept nogil:
-    return hierarchical_pair_pass(self)
-
-
-# ------------------------------------------------------------- validation
-
-
-cdef int hierarchical_validate_placement(HierarchicalGridD self) except -1:
-    return validate_hierarchical(self)

@@ -102,10 +102,10 @@ cdef int _prepare_query(SpatialIndexD self, Query* q) noexcept nogil:
 cdef void _collect(SpatialIndexD self, Query* q) noexcept nogil:
     """Fill `out` with the ids q selects, each once."""
     if self.kind == UNIFORM_GRID:
-        uniform_collect(<UniformGridD>self, q)
+        collect_uniform(<UniformGridD>self, q)
         return
     if self.kind == HIERARCHICAL_GRID:
-        hierarchical_collect(<HierarchicalGridD>self, q)
+        collect_hierarchical(<HierarchicalGridD>self, q)
         return
     cdef int32_t i
     self.out_n = 0
@@ -127,9 +127,9 @@ cdef int _find_pairs(SpatialIndexD self) noexcept nogil:
     """Every overlapping pair once into `found` (every pair tested, if
     keep_candidates), setting the counters."""
     if self.kind == UNIFORM_GRID:
-        return uniform_find_pairs(<UniformGridD>self)
+        return uniform_pair_pass(<UniformGridD>self)
     if self.kind == HIERARCHICAL_GRID:
-        return hierarchical_find_pairs(<HierarchicalGridD>self)
+        return hierarchical_pair_pass(<HierarchicalGridD>self)
     return all_pairs(self)
 
 
@@ -161,7 +161,7 @@ cdef int _resolve_broad_phase(SpatialIndexD self) except -1:
     """Finish broad_phase_count and narrow_phase_count if the last pair pass left
     part of them to count when asked; the caller holds the claim."""
     if self.kind == UNIFORM_GRID:
-        return uniform_resolve_broad_phase(<UniformGridD>self)
+        return uniform_broad_phase(<UniformGridD>self)
     return 0
 
 
@@ -185,9 +185,9 @@ cdef int _move_rows(SpatialIndexD self, const int64_t[::1] ids, const Rows* batc
 cdef int _validate_placement(SpatialIndexD self) except -1:
     """Where each live object is kept agrees with its body."""
     if self.kind == UNIFORM_GRID:
-        return uniform_validate_placement(<UniformGridD>self)
+        return validate_uniform(<UniformGridD>self)
     if self.kind == HIERARCHICAL_GRID:
-        return hierarchical_validate_placement(<HierarchicalGridD>self)
+        return validate_hierarchical(<HierarchicalGridD>self)
     return 0
 
 

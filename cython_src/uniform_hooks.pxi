@@ -217,24 +217,3 @@ cdef inline void uniform_visit_lists(UniformGridD self, const Query* q, const in
             i = self.next[i]
     self.out_n = taken
 
-
-cdef void uniform_collect(UniformGridD self, Query* q) noexcept nogil:
-    collect_uniform(self, q)
-
-
-# --------------------------------------------------------------- pairs
-
-
-cdef int uniform_find_pairs(UniformGridD self) noexcept nogil:
-    return uniform_pair_pass(self)
-
-
-cdef int uniform_resolve_broad_phase(UniformGridD self) except -1:
-    return uniform_broad_phase(self)
-
-
-# ------------------------------------------------------------- validation
-
-
-cdef int uniform_validate_placement(UniformGridD self) except -1:
-    return validate_uniform(self)

@@ -283,7 +283,7 @@ cdef int uniform_pair_pass(UniformGridD g) noexcept nogil:
     for li in range(g.n_large):
         big = g.large[li]
         q.cells = g.range[big]
-        uniform_collect(g, &q)
+        collect_uniform(g, &q)
         g.found.n = kept
         if pair_room(&g.found, g.out_n) < 0:
             return -1
