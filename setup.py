@@ -1,7 +1,7 @@
 """Builds the Cython cores `spatial_hash._core` (2D) and `spatial_hash._core3d` (3D),
-both built from the sources in cython_src/ (the templates among them rendered
-per dimension by cython_src/render.py), and the
-node package's `spatial_hash.node._ids_text`; metadata lives in pyproject.toml.
+both compiled from the sources in cython_src/ as they are (_core.pyx and
+_core3d.pyx, which include the same files for a different number of axes), and
+the node package's `spatial_hash.node._ids_text`; metadata lives in pyproject.toml.
 
 Every loop that takes threads runs on the C++ standard library's (see
 cython_src/kernels/threads.hpp), which any C++17 compiler has and a wheel can
@@ -49,16 +49,11 @@ class BuildWithProbes(build_ext):
         return True
 
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "cython_src"))
-from render import render, render_stubs  # noqa: E402
-
-render(os.path.join("cython_src", "generated"))
-render_stubs(os.path.join("addons", "spatial_hash"))
 # C++: the kernels in cython_src/kernels/ are templates on the dimension. Each
-# core is built with its dimension named (kernels/dimension.hpp); the sources
-# that are no longer templates are included from cython_src/ as they are.
+# core is built with its dimension named (kernels/dimension.hpp), which every
+# include file of the module reads as D.
 cores = [Extension("spatial_hash." + module,
-                   sources=["cython_src/generated/d%d/%s.pyx" % (dimension, module)],
+                   sources=["cython_src/%s.pyx" % module],
                    include_dirs=["cython_src/kernels"],
                    define_macros=[("SPATIAL_HASH_DIMENSION", str(dimension))],
                    depends=sorted(glob.glob("cython_src/kernels/*.hpp")),   # rebuilt when they change

@@ -45,7 +45,7 @@ cdef void settle_range(Grid grid, const SettleRows* rows, Py_ssize_t first, Py_s
     cdef Shape b
     for k in range(first, end):
         shape_of_row(rows.batch, k, &b)
-        grid.row_state[k] = grid_settle[Grid](grid, <int32_t>rows.ids[k], &b)
+        grid.state.row_state[k] = grid_settle[Grid](grid, <int32_t>rows.ids[k], &b)
 
 
 cdef Py_ssize_t settle_rows(void* context, Py_ssize_t first, Py_ssize_t end) noexcept nogil:
@@ -63,30 +63,30 @@ cdef int move_rows(Grid grid, const int64_t[::1] ids, const Rows* batch) noexcep
     own object, ids being distinct; the moves); then, in row order, objects
     whose home changed are relinked and the rest move one by one (the
     relinks). The result is the same for any thread count."""
-    cdef Py_ssize_t k, n = ids.shape[0], growths = grid.growths
+    cdef Py_ssize_t k, n = ids.shape[0], growths = grid.state.growths
     cdef int32_t i, cell
     cdef Level* L
     cdef Shape b
     cdef double started = now_ms(), settled
     cdef SettleRows rows
-    if grow_array(<void**>&grid.row_state, &grid.row_state_cap, n, sizeof(int32_t)) < 0:
+    if grow_array(<void**>&grid.state.row_state, &grid.state.row_state_cap, n, sizeof(int32_t)) < 0:
         return -1
     if n:
         rows.grid = <PyObject*>grid
         rows.hierarchical = Grid is HierarchicalGridD
         rows.ids = &ids[0]
         rows.batch = batch
-        for_each_chunk(1 if _serial(grid, n) else grid.threads, n, PARALLEL_CHUNK, settle_rows, &rows)
+        for_each_chunk(1 if _serial(grid, n) else grid.state.threads, n, PARALLEL_CHUNK, settle_rows, &rows)
     settled = now_ms()
     for k in range(n):
-        if k + MOVE_LOOKAHEAD < n and grid.row_state[k + MOVE_LOOKAHEAD] >= 0:
+        if k + MOVE_LOOKAHEAD < n and grid.state.row_state[k + MOVE_LOOKAHEAD] >= 0:
             i = <int32_t>ids[k + MOVE_LOOKAHEAD]
-            prefetch(&grid_level_of[Grid](grid, i).head[grid.row_state[k + MOVE_LOOKAHEAD]])
+            prefetch(&grid_level_of[Grid](grid, i).head[grid.state.row_state[k + MOVE_LOOKAHEAD]])
         i = <int32_t>ids[k]
-        cell = grid.row_state[k]
+        cell = grid.state.row_state[k]
         if cell >= 0:
             L = grid_level_of[Grid](grid, i)
-            if grid.growths != growths:
+            if grid.state.growths != growths:
                 # A table grew under the first half's cells: recompute.
                 cell = grid_home[Grid](grid, L, i)
             _move_cell(grid, L, i, cell)

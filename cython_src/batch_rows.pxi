@@ -92,34 +92,34 @@ cdef bint ids_live_and_increasing(const int64_t* ids, Py_ssize_t n, const uint8_
 cdef int check_ids(SpatialIndexD index, const int64_t[::1] ids) except -1:
     """Every id of a batch names a live object of the index, none twice (a
     batch is one simultaneous change, so a repeated id would be ambiguous)."""
-    cdef Py_ssize_t k, n = ids.shape[0], bad = -1, old_cap = index.named_cap
+    cdef Py_ssize_t k, n = ids.shape[0], bad = -1, old_cap = index.state.named_cap
     cdef bint repeated = False
     cdef int64_t i
     cdef bint settled
     # Ids in increasing order (as a batch usually comes) are distinct:
     # then one pass settles it.
     with nogil:
-        settled = ids_live_and_increasing(&ids[0] if n else NULL, n, index.live, index.obj_hi)
+        settled = ids_live_and_increasing(&ids[0] if n else NULL, n, index.state.live, index.state.obj_hi)
     if settled:
         return 0
-    if grow_array(<void**>&index.named, &index.named_cap, (index.obj_hi >> 6) + 1,
+    if grow_array(<void**>&index.state.named, &index.state.named_cap, (index.state.obj_hi >> 6) + 1,
                   sizeof(uint64_t)) < 0:
         raise MemoryError()
-    memset(index.named + old_cap, 0, (index.named_cap - old_cap) * sizeof(uint64_t))
+    memset(index.state.named + old_cap, 0, (index.state.named_cap - old_cap) * sizeof(uint64_t))
     with nogil:
         for k in range(n):
             i = ids[k]
-            if not (0 <= i < index.obj_hi and index.live[i]):
+            if not (0 <= i < index.state.obj_hi and index.state.live[i]):
                 bad = k
                 break
-            if index.named[i >> 6] >> (i & 63) & 1:
+            if index.state.named[i >> 6] >> (i & 63) & 1:
                 bad = k
                 repeated = True
                 break
-            index.named[i >> 6] |= (<uint64_t>1) << (i & 63)
+            index.state.named[i >> 6] |= (<uint64_t>1) << (i & 63)
         # The bits set are those of the ids before the first bad one.
         for k in range(n if bad < 0 else bad):
-            index.named[ids[k] >> 6] = 0
+            index.state.named[ids[k] >> 6] = 0
     if repeated:
         raise ValueError(f"ids contains duplicates: ids[{bad}] repeats id {ids[bad]}")
     if bad >= 0:

@@ -147,40 +147,40 @@ cdef inline bint ranges_meet(const CellRange* a, const CellRange* b) noexcept no
 
 
 cdef int _grow_lists(SpatialIndexD self, Py_ssize_t old_cap, Py_ssize_t new_cap) noexcept nogil:
-    if grow_to(<void**>&self.next, old_cap, new_cap, sizeof(int32_t)) < 0 \
-            or grow_to(<void**>&self.prev, old_cap, new_cap, sizeof(int32_t)) < 0 \
-            or grow_to(<void**>&self.home, old_cap, new_cap, sizeof(int32_t)) < 0 \
-            or grow_to(<void**>&self.slot, old_cap, new_cap, sizeof(int32_t)) < 0:
+    if grow_to(<void**>&self.state.next, old_cap, new_cap, sizeof(int32_t)) < 0 \
+            or grow_to(<void**>&self.state.prev, old_cap, new_cap, sizeof(int32_t)) < 0 \
+            or grow_to(<void**>&self.state.home, old_cap, new_cap, sizeof(int32_t)) < 0 \
+            or grow_to(<void**>&self.state.slot, old_cap, new_cap, sizeof(int32_t)) < 0:
         return -1
     return 0
 
 
 cdef inline void _push_cell(SpatialIndexD self, Level* L, int32_t i, int32_t cell) noexcept nogil:
     cdef int32_t first = L.head[cell]
-    self.next[i] = first
-    self.prev[i] = -1
+    self.state.next[i] = first
+    self.state.prev[i] = -1
     if first >= 0:
-        self.prev[first] = i
+        self.state.prev[first] = i
     else:
         L.occupied[cell >> 6] |= (<uint64_t>1) << (cell & 63)
     L.head[cell] = i
-    self.home[i] = cell
+    self.state.home[i] = cell
 
 
 cdef inline void _pop_cell(SpatialIndexD self, Level* L, int32_t i) noexcept nogil:
-    cdef int32_t before = self.prev[i], after = self.next[i]
+    cdef int32_t before = self.state.prev[i], after = self.state.next[i]
     if before >= 0:
-        self.next[before] = after
+        self.state.next[before] = after
     else:
-        L.head[self.home[i]] = after
+        L.head[self.state.home[i]] = after
         if after < 0:
-            L.occupied[self.home[i] >> 6] &= ~((<uint64_t>1) << (self.home[i] & 63))
+            L.occupied[self.state.home[i] >> 6] &= ~((<uint64_t>1) << (self.state.home[i] & 63))
     if after >= 0:
-        self.prev[after] = before
+        self.state.prev[after] = before
 
 
 cdef inline void _move_cell(SpatialIndexD self, Level* L, int32_t i, int32_t cell) noexcept nogil:
-    if cell != self.home[i]:
+    if cell != self.state.home[i]:
         _pop_cell(self, L, i)
         _push_cell(self, L, i, cell)
 
@@ -192,18 +192,18 @@ cdef int _reserve_member(SpatialIndexD self, Level* L) noexcept nogil:
 cdef inline void _add_member(SpatialIndexD self, Level* L, int32_t i) noexcept nogil:
     """Room must have been reserved; the caller puts i on a cell's list."""
     L.members[L.n] = i
-    self.slot[i] = <int32_t>L.n
+    self.state.slot[i] = <int32_t>L.n
     L.n += 1
 
 
 cdef inline void _drop_member(SpatialIndexD self, Level* L, int32_t i) noexcept nogil:
     """Take i off its cell's list and out of L's members."""
-    cdef int32_t slot = self.slot[i], last
+    cdef int32_t slot = self.state.slot[i], last
     _pop_cell(self, L, i)
     L.n -= 1
     last = L.members[L.n]
     L.members[slot] = last
-    self.slot[last] = slot
+    self.state.slot[last] = slot
 
 
 cdef int _resize(SpatialIndexD self, Level* L, int32_t bits) noexcept nogil:
@@ -221,13 +221,13 @@ cdef int _resize(SpatialIndexD self, Level* L, int32_t bits) noexcept nogil:
     L.mask = bigger.mask
     for k in range(L.n):
         _push_cell(self, L, L.members[k], _home(self, L, L.members[k]))
-    self.growths += 1
+    self.state.growths += 1
     return 0
 
 
 cdef inline bint _serial(SpatialIndexD self, Py_ssize_t work) noexcept nogil:
     """Does a loop over `work` objects run on this thread alone?"""
-    return self.threads <= 1 or work < PARALLEL_WORK
+    return self.state.threads <= 1 or work < PARALLEL_WORK
 
 
 cdef int _pack(SpatialIndexD self, Level* L, int threads) noexcept nogil:
@@ -247,7 +247,7 @@ cdef int _pack(SpatialIndexD self, Level* L, int threads) noexcept nogil:
         return -1
     if grow_array(<void**>&L.packed_id, &L.packed_cap, cap, sizeof(int32_t)) < 0:
         return -1
-    if self.n_filtered and grow_array(<void**>&L.packed_filter, &L.packed_filter_cap, L.n,
+    if self.state.n_filtered and grow_array(<void**>&L.packed_filter, &L.packed_filter_cap, L.n,
                                       sizeof(Filter)) < 0:
         return -1
     # Ids first (the lists and `next` are small and cache-resident), then the
@@ -264,20 +264,20 @@ cdef int _pack(SpatialIndexD self, Level* L, int threads) noexcept nogil:
             while a >= 0:
                 L.packed_id[k] = a
                 k += 1
-                a = self.next[a]
+                a = self.state.next[a]
     L.word_rank[occupancy_words(L.wbits)] = <uint32_t>count
     L.cell_start[count] = <int32_t>k
-    packing.body = self.body
+    packing.body = self.state.body
     packing.level = L
     L.circles = for_each_chunk(1 if L.n < PARALLEL_WORK else threads, L.n, PARALLEL_CHUNK,
                                pack_shapes, &packing)
-    if self.n_filtered:
+    if self.state.n_filtered:
         for k in range(L.n):
-            L.packed_filter[k] = self.filter[L.packed_id[k]]
+            L.packed_filter[k] = self.state.filter[L.packed_id[k]]
     return 0
 
 
 cdef inline const Filter* _own_filter(SpatialIndexD self, const Level* L, Py_ssize_t u) noexcept nogil:
     """The filter of L's packed object u for the pair tests, NULL while every
     object has the default one (then every pair passes)."""
-    return &L.packed_filter[u] if self.n_filtered else NULL
+    return &L.packed_filter[u] if self.state.n_filtered else NULL

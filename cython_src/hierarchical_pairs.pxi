@@ -83,11 +83,11 @@ cdef int hierarchical_pair_pass(HierarchicalGridD g) noexcept nogil:
     cdef int failed = 0
     cdef Py_ssize_t finer = 0
     cdef Level* M
-    for r in range(g.n_levels):
-        if g.levels[r].n and _pack(g, &g.levels[r], g.threads) < 0:
+    for r in range(g.hierarchy.n_levels):
+        if g.hierarchy.levels[r].n and _pack(g, &g.hierarchy.levels[r], g.state.threads) < 0:
             return -1
-    for r in range(g.n_levels):
-        M = &g.levels[g.order[r]]
+    for r in range(g.hierarchy.n_levels):
+        M = &g.hierarchy.levels[g.hierarchy.order[r]]
         # A cover costs a few bits per object of its level and saves a window
         # search per finer object it turns away: built only where those are many.
         M.cover_inv = M.inv * COVER_SPLIT
@@ -95,42 +95,42 @@ cdef int hierarchical_pair_pass(HierarchicalGridD g) noexcept nogil:
         if M.n and finer >= M.n and cover_level(g, M) < 0:
             return -1
         finer += M.n
-    for r in range(g.n_levels):
-        if g.levels[g.order[r]].n == 0:
+    for r in range(g.hierarchy.n_levels):
+        if g.hierarchy.levels[g.hierarchy.order[r]].n == 0:
             continue
-        words = occupancy_words(g.levels[g.order[r]].wbits)
+        words = occupancy_words(g.hierarchy.levels[g.hierarchy.order[r]].wbits)
         pieces = min(words, LEVEL_CHUNKS)
-        if grow_array(<void**>&g.chunks, &g.chunks_cap, n_chunks + pieces,
+        if grow_array(<void**>&g.hierarchy.chunks, &g.hierarchy.chunks_cap, n_chunks + pieces,
                       sizeof(PairChunk)) < 0:
             return -1
         for k in range(pieces):
-            chunk = &g.chunks[n_chunks]
-            if n_chunks >= g.chunks_ready:
+            chunk = &g.hierarchy.chunks[n_chunks]
+            if n_chunks >= g.hierarchy.chunks_ready:
                 chunk.found.ids = NULL
                 chunk.found.cap = 0
                 chunk.passed = NULL
                 chunk.passed_cap = 0
-                g.chunks_ready += 1
+                g.hierarchy.chunks_ready += 1
             chunk.rank = r
-            chunk.keep_all = g.keep_candidates
+            chunk.keep_all = g.state.keep_candidates
             chunk.w0 = words * k // pieces
             chunk.w1 = words * (k + 1) // pieces
             n_chunks += 1
-    for_each_chunk(1 if _serial(g, g.n_live) else g.threads, n_chunks, 1, chunks_pairs, <PyObject*>g)
+    for_each_chunk(1 if _serial(g, g.state.n_live) else g.state.threads, n_chunks, 1, chunks_pairs, <PyObject*>g)
     for k in range(n_chunks):
-        failed = failed | g.chunks[k].failed
-        total += g.chunks[k].found.n
-        tested += g.chunks[k].tested
-        filtered_out += g.chunks[k].filtered_out
-    g.found.n = 0
-    if failed or pair_room(&g.found, total) < 0:
+        failed = failed | g.hierarchy.chunks[k].failed
+        total += g.hierarchy.chunks[k].found.n
+        tested += g.hierarchy.chunks[k].tested
+        filtered_out += g.hierarchy.chunks[k].filtered_out
+    g.state.found.n = 0
+    if failed or pair_room(&g.state.found, total) < 0:
         return -1
     for k in range(n_chunks):
-        memcpy(g.found.ids + 2 * g.found.n, g.chunks[k].found.ids,
-               2 * g.chunks[k].found.n * sizeof(int32_t))
-        g.found.n += g.chunks[k].found.n
-    g.broad_phase_count = tested
-    g.narrow_phase_count = tested - filtered_out
+        memcpy(g.state.found.ids + 2 * g.state.found.n, g.hierarchy.chunks[k].found.ids,
+               2 * g.hierarchy.chunks[k].found.n * sizeof(int32_t))
+        g.state.found.n += g.hierarchy.chunks[k].found.n
+    g.state.broad_phase_count = tested
+    g.state.narrow_phase_count = tested - filtered_out
     g.hits = total
     return 0
 
@@ -144,7 +144,7 @@ cdef Py_ssize_t chunks_pairs(void* grid, Py_ssize_t first, Py_ssize_t end) noexc
 cdef void pairs_of_chunks(HierarchicalGridD g, Py_ssize_t first, Py_ssize_t end) noexcept nogil:
     cdef Py_ssize_t k
     for k in range(first, end):
-        chunk_pairs(g, &g.chunks[k])
+        chunk_pairs(g, &g.hierarchy.chunks[k])
 
 
 cdef void chunk_pairs(HierarchicalGridD g, PairChunk* out) noexcept nogil:
@@ -154,7 +154,7 @@ cdef void chunk_pairs(HierarchicalGridD g, PairChunk* out) noexcept nogil:
     row above, the cell to the left), so each pair of cells meets once (the
     table is at least 16 cells a side, so no two of a cell's neighbours are one
     cell); then across levels, upward only, one coarser level at a time."""
-    cdef const Level* L = &g.levels[g.order[out.rank]]
+    cdef const Level* L = &g.hierarchy.levels[g.hierarchy.order[out.rank]]
     cdef Py_ssize_t up, u, w, nth, start, end, tested = 0, t
     # The runs of the cells behind: in 3D the layer below's three rows; the row
     # above's, the left cell's.
@@ -206,11 +206,11 @@ cdef void chunk_pairs(HierarchicalGridD g, PairChunk* out) noexcept nogil:
     start = L.cell_start[L.word_rank[out.w0]]
     end = L.cell_start[L.word_rank[out.w1]]
     n_up = 0
-    for up in range(out.rank + 1, g.n_levels):
-        if g.levels[g.order[up]].n:
-            ups[n_up] = &g.levels[g.order[up]]
+    for up in range(out.rank + 1, g.hierarchy.n_levels):
+        if g.hierarchy.levels[g.hierarchy.order[up]].n:
+            ups[n_up] = &g.hierarchy.levels[g.hierarchy.order[up]]
             n_up += 1
-        if n_up == UPWARD_GROUP or (n_up and up == g.n_levels - 1):
+        if n_up == UPWARD_GROUP or (n_up and up == g.hierarchy.n_levels - 1):
             t = upward_pairs(g, start, end, L, ups, n_up, out)
             if t < 0:
                 return

@@ -93,6 +93,9 @@ cdef inline bint swept_column_rows(const Box* q, const double* along, double xa,
 
 cdef tuple AXIS_NAMES = ("x", "y", "z")
 cdef tuple SIZE_NAMES = ("width", "height", "depth")
+# The same as parts of a value, for messages that name one: "pos.x".
+cdef tuple AXIS_PARTS = (".x", ".y", ".z")
+cdef tuple SIZE_PARTS = (".width", ".height", ".depth")
 
 
 cdef object input_error(int code, str where, const double* at, const double* size,

@@ -56,7 +56,7 @@ cdef Filter DEFAULT_FILTER = Filter(DEFAULT_LAYER, EVERY_LAYER)
 cdef inline const Filter* filter_of_id(SpatialIndexD index, Py_ssize_t i) noexcept nogil:
     """Object i's filter: the default one while the index keeps no array of them
     (no object has been given another since it was made; see own_filters)."""
-    return &index.filter[i] if index.filter != NULL else &DEFAULT_FILTER
+    return &index.state.filter[i] if index.state.filter != NULL else &DEFAULT_FILTER
 
 
 cdef inline void default_filters(Filter* f, Py_ssize_t n) noexcept nogil:

@@ -82,7 +82,7 @@ cdef int grow_zeroed(void** ptr, Py_ssize_t old_cap, Py_ssize_t new_cap, size_t 
 cdef int reserve_objects(SpatialIndexD index, Py_ssize_t need) noexcept nogil:
     """Room for ids below `need` in every per-object array, the grid's own
     included (_grow_objects), growing them together; -1 if out of memory."""
-    cdef Py_ssize_t cap = index.obj_cap, new_cap
+    cdef Py_ssize_t cap = index.state.obj_cap, new_cap
     if need <= cap:
         return 0
     if need > 2147483647:
@@ -91,20 +91,20 @@ cdef int reserve_objects(SpatialIndexD index, Py_ssize_t need) noexcept nogil:
     if new_cap < 64:
         new_cap = 64
     # Every array grows to new_cap; obj_cap moves only once all of them have.
-    if grow_to(<void**>&index.body, cap, new_cap, sizeof(Shape)) < 0 \
-            or grow_zeroed(<void**>&index.generation, cap, new_cap, sizeof(uint32_t)) < 0 \
-            or grow_to(<void**>&index.live, cap, new_cap, sizeof(uint8_t)) < 0 \
-            or (index.filter != NULL
-                and grow_to(<void**>&index.filter, cap, new_cap, sizeof(Filter)) < 0) \
-            or grow_to(<void**>&index.free_ids, cap, new_cap, sizeof(int32_t)) < 0 \
-            or grow_array(<void**>&index.out, &index.out_cap, new_cap, sizeof(int32_t)) < 0 \
+    if grow_to(<void**>&index.state.body, cap, new_cap, sizeof(Shape)) < 0 \
+            or grow_zeroed(<void**>&index.state.generation, cap, new_cap, sizeof(uint32_t)) < 0 \
+            or grow_to(<void**>&index.state.live, cap, new_cap, sizeof(uint8_t)) < 0 \
+            or (index.state.filter != NULL
+                and grow_to(<void**>&index.state.filter, cap, new_cap, sizeof(Filter)) < 0) \
+            or grow_to(<void**>&index.state.free_ids, cap, new_cap, sizeof(int32_t)) < 0 \
+            or grow_array(<void**>&index.state.out, &index.state.out_cap, new_cap, sizeof(int32_t)) < 0 \
             or _grow_objects(index, cap, new_cap) < 0:
         return -1
-    memset(index.live + cap, 0, new_cap - cap)
-    memset(index.body + cap, 0, (new_cap - cap) * sizeof(Shape))
-    if index.filter != NULL:
-        default_filters(index.filter + cap, new_cap - cap)
-    index.obj_cap = new_cap
+    memset(index.state.live + cap, 0, new_cap - cap)
+    memset(index.state.body + cap, 0, (new_cap - cap) * sizeof(Shape))
+    if index.state.filter != NULL:
+        default_filters(index.state.filter + cap, new_cap - cap)
+    index.state.obj_cap = new_cap
     return 0
 
 
@@ -114,8 +114,8 @@ cdef int own_filters(SpatialIndexD index, Py_ssize_t need) noexcept nogil:
     then the index keeps none (filter_of_id). -1 if out of memory."""
     if reserve_objects(index, need) < 0:
         return -1
-    if index.filter == NULL:
-        if grow_to(<void**>&index.filter, 0, index.obj_cap, sizeof(Filter)) < 0:
+    if index.state.filter == NULL:
+        if grow_to(<void**>&index.state.filter, 0, index.state.obj_cap, sizeof(Filter)) < 0:
             return -1
-        default_filters(index.filter, index.obj_cap)
+        default_filters(index.state.filter, index.state.obj_cap)
     return 0

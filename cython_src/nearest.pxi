@@ -48,36 +48,36 @@ cdef int loose_nearest_levels(SpatialIndexD index, NearestInput* search) noexcep
     """An index with no storage of its own (the bare SpatialIndex): every live
     object loose, listed in `out`."""
     cdef Py_ssize_t i
-    index.out_n = 0
-    for i in range(index.obj_hi):
-        if index.live[i]:
-            index.out[index.out_n] = <int32_t>i
-            index.out_n += 1
+    index.state.out_n = 0
+    for i in range(index.state.obj_hi):
+        if index.state.live[i]:
+            index.state.out[index.state.out_n] = <int32_t>i
+            index.state.out_n += 1
     search.levels = NULL
     search.n_levels = 0
-    search.loose = index.out
-    search.n_loose = index.out_n
+    search.loose = index.state.out
+    search.n_loose = index.state.out_n
     search.next = NULL
     return 0
 
 
 cdef int uniform_nearest_levels(UniformGridD grid, NearestInput* search) noexcept nogil:
     """The table, and the large objects beside it."""
-    cdef NearestLevel* L = &grid.nearest_table
-    L.head = grid.table.head
-    L.members = grid.table.members
-    L.n = grid.table.n
-    memcpy(L.origin, grid.origin, sizeof(L.origin))
-    memcpy(L.span, grid.span, sizeof(L.span))
+    cdef NearestLevel* L = &grid.cells.nearest_table
+    L.head = grid.cells.table.head
+    L.members = grid.cells.table.members
+    L.n = grid.cells.table.n
+    memcpy(L.origin, grid.cells.origin, sizeof(L.origin))
+    memcpy(L.span, grid.cells.span, sizeof(L.span))
     L.cell = grid.cell_size
-    L.inv = grid.inv_cell
-    L.divide = not grid.exact_inverse
-    L.wbits = grid.table.wbits
+    L.inv = grid.cells.inv_cell
+    L.divide = not grid.cells.exact_inverse
+    L.wbits = grid.cells.table.wbits
     search.levels = L
     search.n_levels = 1
-    search.loose = grid.large
-    search.n_loose = grid.n_large
-    search.next = grid.next
+    search.loose = grid.cells.large
+    search.n_loose = grid.cells.n_large
+    search.next = grid.state.next
     return 0
 
 
@@ -88,12 +88,12 @@ cdef int hierarchical_nearest_levels(HierarchicalGridD grid, NearestInput* searc
     cdef const Level* L
     cdef NearestLevel* N
     cdef int a
-    if grow_array(<void**>&grid.nearest_levels, &grid.nearest_levels_cap, grid.n_levels,
+    if grow_array(<void**>&grid.hierarchy.nearest_levels, &grid.hierarchy.nearest_levels_cap, grid.hierarchy.n_levels,
                   sizeof(NearestLevel)) < 0:
         return -1
-    for r in range(grid.n_levels):
-        L = &grid.levels[grid.order[r]]
-        N = &grid.nearest_levels[r]
+    for r in range(grid.hierarchy.n_levels):
+        L = &grid.hierarchy.levels[grid.hierarchy.order[r]]
+        N = &grid.hierarchy.nearest_levels[r]
         N.head = L.head
         N.members = L.members
         N.n = L.n
@@ -104,11 +104,11 @@ cdef int hierarchical_nearest_levels(HierarchicalGridD grid, NearestInput* searc
             N.origin[a] = 0.0
             N.span[a] = 0 if L.reach == 0.0 else 1
         N.wbits = L.wbits
-    search.levels = grid.nearest_levels
-    search.n_levels = <int>grid.n_levels
+    search.levels = grid.hierarchy.nearest_levels
+    search.n_levels = <int>grid.hierarchy.n_levels
     search.loose = NULL
     search.n_loose = 0
-    search.next = grid.next
+    search.next = grid.state.next
     return 0
 
 
@@ -124,11 +124,11 @@ cdef Py_ssize_t nearest_in_order(SpatialIndexD index, const NearestInput* search
     cdef Nearby* kept
     off[0] = 0
     for j in range(rows.shape[0]):
-        n = nearest_objects(search[0], &rows[j, 0], want, max_distance, index.nearby)
+        n = nearest_objects(search[0], &rows[j, 0], want, max_distance, index.state.nearby)
         kept = <Nearby*>_batch_room(index, (total + n) * sizeof(Nearby))
         if kept == NULL:
             return -1
-        memcpy(kept + total, index.nearby, n * sizeof(Nearby))
+        memcpy(kept + total, index.state.nearby, n * sizeof(Nearby))
         total += n
         off[j + 1] = total
     return total

@@ -16,7 +16,7 @@ cdef dict occupancy(Py_ssize_t objects, Py_ssize_t cells, Py_ssize_t members, Py
     _resolve_broad_phase(index)
     return dict(zip(STATS_KEYS, (
         objects, cells, members, <double>members / cells if cells else 0.0, most, large, probe,
-        levels, index.broad_phase_count, index.narrow_phase_count, index.hits)))
+        levels, index.state.broad_phase_count, index.state.narrow_phase_count, index.hits)))
 
 
 

@@ -21,8 +21,8 @@ cdef int check_pair_out(object out) except -1:
 cdef int _depart(SpatialIndexD self, Py_ssize_t i) except -1:
     """Keep the handle of live object i, about to be removed, while a pair it
     may be in awaits its end event."""
-    if self.n_touching:
-        self.departed[(i, self.generation[i])] = handle_of(self.handles, <int32_t>i)
+    if self.state.n_touching:
+        self.departed[(i, self.state.generation[i])] = handle_of(self.handles, <int32_t>i)
     return 0
 
 
@@ -44,17 +44,17 @@ cdef int _pairs_now(SpatialIndexD self, bint candidates=False) except -1:
     cdef double started = now_ms()
     if candidates:
         _resolve_broad_phase(self)     # before the pass replaces what it counts from
-        met = self.broad_phase_count
-        checks = self.narrow_phase_count
-    self.keep_candidates = candidates
+        met = self.state.broad_phase_count
+        checks = self.state.narrow_phase_count
+    self.state.keep_candidates = candidates
     with nogil:
         failed = _find_pairs(self)
-    self.keep_candidates = False
+    self.state.keep_candidates = False
     if candidates:
-        self.broad_phase_count, self.narrow_phase_count, self.hits = met, checks, hits
-        self.broad_phase_pending = False
+        self.state.broad_phase_count, self.state.narrow_phase_count, self.hits = met, checks, hits
+        self.state.broad_phase_pending = False
     else:
-        self.phase_ms[PHASE_PAIRS] = now_ms() - started
+        self.state.phase_ms[PHASE_PAIRS] = now_ms() - started
     if failed:
         raise MemoryError()
     return 0
@@ -62,12 +62,12 @@ cdef int _pairs_now(SpatialIndexD self, bint candidates=False) except -1:
 
 cdef object _found_array(SpatialIndexD self, object out):
     cdef int32_t[:, ::1] dest
-    cdef Py_ssize_t n = self.found.n
+    cdef Py_ssize_t n = self.state.found.n
     if out is None or out.shape[0] < n:
         out = np.empty((n, 2), dtype=np.int32)
     dest = out
     if n:
-        memcpy(&dest[0, 0], self.found.ids, n * 2 * sizeof(int32_t))
+        memcpy(&dest[0, 0], self.state.found.ids, n * 2 * sizeof(int32_t))
     return out[:n]
 
 
@@ -81,8 +81,8 @@ def pairs(SpatialIndexD self):
     cdef Claim claim
     _claim(self, claim)
     _pairs_now(self)
-    return [(handle_of(handles, self.found.ids[2 * k]),
-             handle_of(handles, self.found.ids[2 * k + 1])) for k in range(self.found.n)]
+    return [(handle_of(handles, self.state.found.ids[2 * k]),
+             handle_of(handles, self.state.found.ids[2 * k + 1])) for k in range(self.state.found.n)]
 
 
 def pair_ids(SpatialIndexD self, out=None):
@@ -110,43 +110,43 @@ cdef object _pair_changes(SpatialIndexD self):
     cdef int32_t[:, ::1] began_v, ended_v
     cdef uint32_t[:, ::1] gens_v
     _pairs_now(self)
-    n = self.found.n
-    if grow_array(<void**>&self.seen, &self.seen_cap, n, sizeof(Touch)) < 0:
+    n = self.state.found.n
+    if grow_array(<void**>&self.state.seen, &self.state.seen_cap, n, sizeof(Touch)) < 0:
         raise MemoryError()
     for j in range(n):
-        self.seen[j].key = (<int64_t>self.found.ids[2 * j] << 32) | self.found.ids[2 * j + 1]
-        self.seen[j].gen_a = self.generation[self.found.ids[2 * j]]
-        self.seen[j].gen_b = self.generation[self.found.ids[2 * j + 1]]
-    qsort(self.seen, n, sizeof(Touch), key_order)
+        self.state.seen[j].key = (<int64_t>self.state.found.ids[2 * j] << 32) | self.state.found.ids[2 * j + 1]
+        self.state.seen[j].gen_a = self.state.generation[self.state.found.ids[2 * j]]
+        self.state.seen[j].gen_b = self.state.generation[self.state.found.ids[2 * j + 1]]
+    qsort(self.state.seen, n, sizeof(Touch), key_order)
     began = np.empty((n, 2), dtype=np.int32)
-    ended = np.empty((self.n_touching, 2), dtype=np.int32)
-    gens = np.empty((self.n_touching, 2), dtype=np.uint32)
+    ended = np.empty((self.state.n_touching, 2), dtype=np.int32)
+    gens = np.empty((self.state.n_touching, 2), dtype=np.uint32)
     began_v, ended_v, gens_v = began, ended, gens
     with nogil:
-        while p < self.n_touching or c < n:
+        while p < self.state.n_touching or c < n:
             # The heads of both lists: a key in one only began or ended; in
             # both, it goes on unless an object was removed in between.
-            old = p < self.n_touching and (c == n or self.touching[p].key <= self.seen[c].key)
-            new = c < n and (p == self.n_touching or self.seen[c].key <= self.touching[p].key)
-            same = old and new and self.seen[c].gen_a == self.touching[p].gen_a \
-                and self.seen[c].gen_b == self.touching[p].gen_b
+            old = p < self.state.n_touching and (c == n or self.state.touching[p].key <= self.state.seen[c].key)
+            new = c < n and (p == self.state.n_touching or self.state.seen[c].key <= self.state.touching[p].key)
+            same = old and new and self.state.seen[c].gen_a == self.state.touching[p].gen_a \
+                and self.state.seen[c].gen_b == self.state.touching[p].gen_b
             if old and not same:
-                ended_v[n_ended, 0] = <int32_t>(self.touching[p].key >> 32)
-                ended_v[n_ended, 1] = <int32_t>self.touching[p].key
-                gens_v[n_ended, 0] = self.touching[p].gen_a
-                gens_v[n_ended, 1] = self.touching[p].gen_b
+                ended_v[n_ended, 0] = <int32_t>(self.state.touching[p].key >> 32)
+                ended_v[n_ended, 1] = <int32_t>self.state.touching[p].key
+                gens_v[n_ended, 0] = self.state.touching[p].gen_a
+                gens_v[n_ended, 1] = self.state.touching[p].gen_b
                 n_ended += 1
             if new and not same:
-                began_v[n_began, 0] = <int32_t>(self.seen[c].key >> 32)
-                began_v[n_began, 1] = <int32_t>self.seen[c].key
+                began_v[n_began, 0] = <int32_t>(self.state.seen[c].key >> 32)
+                began_v[n_began, 1] = <int32_t>self.state.seen[c].key
                 n_began += 1
             p += old
             c += new
-        swap = self.touching
-        self.touching = self.seen
-        self.seen = swap
-        self.seen_cap, self.touching_cap = self.touching_cap, self.seen_cap
-        self.n_touching = n
+        swap = self.state.touching
+        self.state.touching = self.state.seen
+        self.state.seen = swap
+        self.state.seen_cap, self.state.touching_cap = self.state.touching_cap, self.state.seen_cap
+        self.state.n_touching = n
     return began[:n_began], ended[:n_ended], gens[:n_ended]
 
 
@@ -195,27 +195,27 @@ def end_pairs_of(SpatialIndexD self, object_id):
     cdef Py_ssize_t p, kept = 0
     cdef Touch t
     cdef list ended = []
-    if not isinstance(object_id, int) or not 0 <= object_id < self.obj_hi:
+    if not isinstance(object_id, int) or not 0 <= object_id < self.state.obj_hi:
         raise KeyError(f"no object ever had the id {object_id!r} in this index")
     i = <int32_t>object_id
     cdef Claim claim
     _claim(self, claim)
-    generation = self.generation[i] - (not self.live[i])
-    for p in range(self.n_touching):
-        t = self.touching[p]
+    generation = self.state.generation[i] - (not self.state.live[i])
+    for p in range(self.state.n_touching):
+        t = self.state.touching[p]
         a, b = <int32_t>(t.key >> 32), <int32_t>t.key
         if (a == i and t.gen_a == generation) or (b == i and t.gen_b == generation):
             ended.append((_handle_then(self, a, t.gen_a), _handle_then(self, b, t.gen_b)))
         else:
-            self.touching[kept] = t
+            self.state.touching[kept] = t
             kept += 1
-    self.n_touching = kept
+    self.state.n_touching = kept
     return ended
 
 
 cdef object _handle_then(SpatialIndexD self, int32_t i, uint32_t generation):
     """The handle id i had in that generation: its own, or a removed object's."""
-    if self.generation[i] == generation:
+    if self.state.generation[i] == generation:
         return handle_of(self.handles, i)
     return self.departed[(i, generation)]
 
@@ -243,5 +243,5 @@ def last_phase_ms(SpatialIndexD self):
     "relinks": its moves of the others between cells, "pairs": the last
     pair pass}; 0.0 for what has not run yet. Single-object calls leave
     them as they are."""
-    return {"moves": self.phase_ms[PHASE_MOVES], "relinks": self.phase_ms[PHASE_RELINKS],
-            "pairs": self.phase_ms[PHASE_PAIRS]}
+    return {"moves": self.state.phase_ms[PHASE_MOVES], "relinks": self.state.phase_ms[PHASE_RELINKS],
+            "pairs": self.state.phase_ms[PHASE_PAIRS]}

@@ -86,21 +86,21 @@ cdef void respace(HierarchicalGridD g) noexcept nogil:
     cdef double* corners
     cdef int64_t* cells
     cdef Box box
-    g.spacing_due = False
-    if g.n_live < SPACING_SAMPLE:
+    g.hierarchy.spacing_due = False
+    if g.state.n_live < SPACING_SAMPLE:
         return
-    corners = <double*>malloc(D * g.n_live * sizeof(double))
-    cells = <int64_t*>malloc(D * g.n_live * sizeof(int64_t))
+    corners = <double*>malloc(D * g.state.n_live * sizeof(double))
+    cells = <int64_t*>malloc(D * g.state.n_live * sizeof(int64_t))
     if corners != NULL and cells != NULL:
-        for i in range(g.obj_hi):
-            if g.live[i]:
-                shape_box(&g.body[i], &box)
+        for i in range(g.state.obj_hi):
+            if g.state.live[i]:
+                shape_box(&g.state.body[i], &box)
                 if hierarchical_need(g, &box) == 0.0:
                     memcpy(corners + D * m, box.lo, sizeof(box.lo))
                     m += 1
     if m >= SPACING_SAMPLE:
-        start = exponent = g.point_exponent if g.has_point_level else \
-            (g.levels[g.order[0]].exponent if g.n_levels else 0)
+        start = exponent = g.hierarchy.point_exponent if g.hierarchy.has_point_level else \
+            (g.hierarchy.levels[g.hierarchy.order[0]].exponent if g.hierarchy.n_levels else 0)
         share = alone_share(g, corners, m, exponent, cells)
         if share >= ALONE_SHARE:
             while exponent - start < 64 and hierarchical_cell_of_exponent(g, exponent + 1) <= LARGEST_CELL:
@@ -120,18 +120,18 @@ cdef void respace(HierarchicalGridD g) noexcept nogil:
                 exponent = start
     free(corners)
     free(cells)
-    if m < SPACING_SAMPLE or share < 0.0 or (g.has_point_level and exponent == g.point_exponent):
+    if m < SPACING_SAMPLE or share < 0.0 or (g.hierarchy.has_point_level and exponent == g.hierarchy.point_exponent):
         return
-    g.point_exponent = exponent
-    g.has_point_level = True
-    for i in range(g.obj_hi):
-        if not g.live[i]:
+    g.hierarchy.point_exponent = exponent
+    g.hierarchy.has_point_level = True
+    for i in range(g.state.obj_hi):
+        if not g.state.live[i]:
             continue
-        shape_box(&g.body[i], &box)
-        if hierarchical_need(g, &box) > 0.0 or hierarchical_fits(g, &g.levels[g.level_of[i]], &box):
+        shape_box(&g.state.body[i], &box)
+        if hierarchical_need(g, &box) > 0.0 or hierarchical_fits(g, &g.hierarchy.levels[g.hierarchy.level_of[i]], &box):
             continue
         target = hierarchical_level_index(g, hierarchical_exponent_for(g, &box))
-        if target < 0 or _reserve_member(g, &g.levels[target]) < 0:
+        if target < 0 or _reserve_member(g, &g.hierarchy.levels[target]) < 0:
             return
         hierarchical_leave_level(g, <int32_t>i)
         hierarchical_enter_level(g, target, <int32_t>i)

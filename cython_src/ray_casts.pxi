@@ -54,14 +54,14 @@ cdef Py_ssize_t collect_hits(SpatialIndexD index, Query* q) noexcept nogil:
         start[a] = q.box.lo[a]
         along[a] = q.along[a]
     _collect(index, q)
-    if grow_array(<void**>&index.ray_hits, &index.ray_hits_cap, index.out_n, sizeof(RayHit)) < 0:
+    if grow_array(<void**>&index.state.ray_hits, &index.state.ray_hits_cap, index.state.out_n, sizeof(RayHit)) < 0:
         return -1
-    for j in range(index.out_n):
-        i = index.out[j]
-        if ray_hits_shape(index.body[i].p, start, along, &index.ray_hits[n]):
-            index.ray_hits[n].id = i
+    for j in range(index.state.out_n):
+        i = index.state.out[j]
+        if ray_hits_shape(index.state.body[i].p, start, along, &index.state.ray_hits[n]):
+            index.state.ray_hits[n].id = i
             n += 1
-    qsort(index.ray_hits, n, sizeof(RayHit), earlier_first)
+    qsort(index.state.ray_hits, n, sizeof(RayHit), earlier_first)
     return n
 
 
@@ -82,7 +82,7 @@ cdef Py_ssize_t cast_ray(SpatialIndexD index, const double* start, const double*
 
 
 cdef tuple hit_tuple(SpatialIndexD index, Py_ssize_t j):
-    cdef const RayHit* h = &index.ray_hits[j]
+    cdef const RayHit* h = &index.state.ray_hits[j]
     return (handle_of(index.handles, h.id), h.fraction, axes_tuple(h.point),
             axes_tuple(h.normal))
 
@@ -122,7 +122,7 @@ cdef tuple cast_rays(SpatialIndexD index, rays, bint all_hits, object mask):
             if kept == NULL:
                 n = -1
                 break
-            memcpy(kept + total, index.ray_hits, n * sizeof(RayHit))
+            memcpy(kept + total, index.state.ray_hits, n * sizeof(RayHit))
             total += n
             off[j + 1] = total
     if n < 0:
@@ -132,7 +132,7 @@ cdef tuple cast_rays(SpatialIndexD index, rays, bint all_hits, object mask):
     points = np.empty((total, D), dtype=np.float64)
     normals = np.empty((total, D), dtype=np.float64)
     dest_ids, dest_fractions, dest_points, dest_normals = ids, fractions, points, normals
-    kept = <RayHit*>index.batch_results
+    kept = <RayHit*>index.state.batch_results
     for k in range(total):
         dest_ids[k] = kept[k].id
         dest_fractions[k] = kept[k].fraction

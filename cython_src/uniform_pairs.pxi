@@ -57,43 +57,43 @@ cdef int pack_ranges(UniformGridD g) noexcept nogil:
     """Note the packed objects' ranges, in the packed order (they stay, for
     the pass's shared cells, until the next pass), make the spans exact
     again and say whether homes are exact; -1 if out of memory."""
-    cdef const Level* L = &g.table
+    cdef const Level* L = &g.cells.table
     cdef Py_ssize_t k
     cdef int32_t low[D]         # the homes' least and greatest cell on each axis
     cdef int32_t high[D]
     cdef int32_t span[D]
     cdef const CellRange* r
     cdef int a
-    if grow_array(<void**>&g.packed_range, &g.packed_range_cap, L.n, sizeof(CellRange)) < 0:
+    if grow_array(<void**>&g.cells.packed_range, &g.cells.packed_range_cap, L.n, sizeof(CellRange)) < 0:
         return -1
     for a in range(D):
-        low[a] = high[a] = g.range[L.packed_id[0]].lo[a] if L.n else 0
+        low[a] = high[a] = g.cells.range[L.packed_id[0]].lo[a] if L.n else 0
         span[a] = 0
     for k in range(L.n):
         if k + PACK_LOOKAHEAD < L.n:
-            prefetch_item(&g.range[L.packed_id[k + PACK_LOOKAHEAD]], sizeof(CellRange))
-        r = &g.range[L.packed_id[k]]
-        g.packed_range[k] = r[0]
+            prefetch_item(&g.cells.range[L.packed_id[k + PACK_LOOKAHEAD]], sizeof(CellRange))
+        r = &g.cells.range[L.packed_id[k]]
+        g.cells.packed_range[k] = r[0]
         for a in range(D):
             span[a] = r.hi[a] - r.lo[a] if r.hi[a] - r.lo[a] > span[a] else span[a]
             low[a] = r.lo[a] if r.lo[a] < low[a] else low[a]
             high[a] = r.lo[a] if r.lo[a] > high[a] else high[a]
-    g.packed_n = L.n
+    g.cells.packed_n = L.n
     # Homes that differ by less than the table's side, less the reach of a
     # window of the pair pass along that axis (its span, and a cell to spare),
     # cannot meet in one after wrapping: then a wrapped window holds just the
     # homes it names in the world.
-    g.exact_homes = True
+    g.cells.exact_homes = True
     for a in range(D):
-        g.span[a] = span[a]
-        g.exact_homes &= <int64_t>high[a] - low[a] + span[a] + 1 <= L.mask
+        g.cells.span[a] = span[a]
+        g.cells.exact_homes &= <int64_t>high[a] - low[a] + span[a] + 1 <= L.mask
     return 0
 
 
 cdef inline int meeting_room(UniformGridD g, Py_ssize_t n, Py_ssize_t more) noexcept nogil:
     """Make room in `meeting` for n + more pairs; -1 if out of memory."""
-    if 2 * (n + more) > g.meeting_cap:
-        return grow_array(<void**>&g.meeting, &g.meeting_cap, 2 * (n + more),
+    if 2 * (n + more) > g.cells.meeting_cap:
+        return grow_array(<void**>&g.cells.meeting, &g.cells.meeting_cap, 2 * (n + more),
                           sizeof(int32_t))
     return 0
 
@@ -113,7 +113,7 @@ cdef Py_ssize_t meeting_pairs(UniformGridD g) noexcept nogil:
     comes once, wrapped or not."""
     # A copy: the candidates written are int32s, as some of the table's
     # fields are, so the compiler would read those again after each write.
-    cdef Level table = g.table
+    cdef Level table = g.cells.table
     cdef const Level* L = &table
     cdef Py_ssize_t nth, u, end, n = 0
     for nth in range(L.word_rank[occupancy_words(L.wbits)]):
@@ -131,15 +131,15 @@ cdef inline Py_ssize_t runs_meetings(UniformGridD g, const Level* L, Py_ssize_t 
                                      Py_ssize_t n) noexcept nogil:
     """meeting_run over the one or two runs row_runs wrote for packed object
     u (its range `cells`, its filter `own`); the new n, -1 if out of memory."""
-    cdef bint exact = g.exact_homes and not g.n_filtered
+    cdef bint exact = g.cells.exact_homes and not g.state.n_filtered
     cdef Py_ssize_t more = runs[1] - runs[0] + (runs[3] - runs[2] if n_runs == 4 else 0)
     if meeting_room(g, n, more) < 0:
         return -1
-    n = meeting_run(exact, cells, <int32_t>u, own, L, g.packed_range, runs[0], runs[1],
-                    g.meeting, n)
+    n = meeting_run(exact, cells, <int32_t>u, own, L, g.cells.packed_range, runs[0], runs[1],
+                    g.cells.meeting, n)
     if n_runs == 4:
-        n = meeting_run(exact, cells, <int32_t>u, own, L, g.packed_range, runs[2], runs[3],
-                        g.meeting, n)
+        n = meeting_run(exact, cells, <int32_t>u, own, L, g.cells.packed_range, runs[2], runs[3],
+                        g.cells.meeting, n)
     return n
 
 
@@ -147,9 +147,9 @@ cdef Py_ssize_t object_meetings(UniformGridD g, const Level* L, Py_ssize_t u,
                                 Py_ssize_t end, Py_ssize_t n) noexcept nogil:
     """meeting_pairs for packed object u (its home cell's objects end at
     `end`), each of its rows' runs looked up; the new n, -1 if out of memory."""
-    cdef CellRange cells = g.packed_range[u]
+    cdef CellRange cells = g.cells.packed_range[u]
     cdef const Filter* own = _own_filter(g, L, u)
-    cdef int64_t y, z, left = <int64_t>cells.lo[0] - g.span[0]
+    cdef int64_t y, z, left = <int64_t>cells.lo[0] - g.cells.span[0]
     cdef int64_t z0 = cells.lo[D - 1] if D == 3 else 0     # 2D: one layer
     cdef int64_t z1 = cells.hi[D - 1] if D == 3 else 0
     cdef Py_ssize_t runs[4]
@@ -169,7 +169,7 @@ cdef Py_ssize_t object_meetings(UniformGridD g, const Level* L, Py_ssize_t u,
         n_runs = row_runs(L, wrapped_cell(L, 0, y, z0), left, cells.hi[0], runs)
         n = runs_meetings(g, L, u, &cells, own, runs, n_runs, n)
     for z in range(z0 + 1, z1 + 1):
-        for y in range(<int64_t>cells.lo[1] - g.span[1], <int64_t>cells.hi[1] + 1):
+        for y in range(<int64_t>cells.lo[1] - g.cells.span[1], <int64_t>cells.hi[1] + 1):
             if n < 0:
                 return -1
             n_runs = row_runs(L, wrapped_cell(L, 0, y, z), left, cells.hi[0], runs)
@@ -182,18 +182,18 @@ cdef int touching_pairs(UniformGridD g, Py_ssize_t n) noexcept nogil:
     whose shapes touch (all, if keep_candidates) into `found`, as ids; -1
     if out of memory. A loop of its own for tables of circles only and of
     boxes only, whose tests take no branch."""
-    cdef const Level* L = &g.table
+    cdef const Level* L = &g.cells.table
     cdef const int32_t* ids = L.packed_id
     cdef const Shape* packed = L.packed
-    cdef const int32_t* meeting = g.meeting
-    cdef bint keep_all = g.keep_candidates
+    cdef const int32_t* meeting = g.cells.meeting
+    cdef bint keep_all = g.state.keep_candidates
     cdef Py_ssize_t k, kept = 0
     cdef int32_t u, v
     cdef int32_t* pairs
     cdef Box box
-    if pair_room(&g.found, n) < 0:
+    if pair_room(&g.state.found, n) < 0:
         return -1
-    pairs = g.found.ids
+    pairs = g.state.found.ids
     if L.circles == L.n:
         for k in range(n):
             u = meeting[2 * k]
@@ -213,7 +213,7 @@ cdef int touching_pairs(UniformGridD g, Py_ssize_t n) noexcept nogil:
             shape_box(&packed[u], &box)
             put_pair(pairs + 2 * kept, ids[u], ids[v])
             kept += shapes_touch(&packed[u], &box, &packed[v]) | keep_all
-    g.found.n = kept
+    g.state.found.n = kept
     return 0
 
 
@@ -224,39 +224,39 @@ cdef int table_pairs(UniformGridD g) noexcept nogil:
     of meetings waits until asked; otherwise the table's objects are packed
     in cell order, its pairs whose ranges meet found (meeting_pairs) and
     then those that touch (touching_pairs)."""
-    cdef Level* L = &g.table
+    cdef Level* L = &g.cells.table
     cdef TableInput table
     cdef Py_ssize_t meeting
     cdef bint narrow = True     # no object of the table covers more than two cells a side
     cdef int a
     for a in range(D):
-        narrow &= g.span[a] <= 1
+        narrow &= g.cells.span[a] <= 1
     if narrow:
-        table.body = g.body[0].p
-        table.range = <const CellSpan*>g.range
-        table.filter = <const LayerFilter*>g.filter if g.n_filtered else NULL
-        table.home = g.home
+        table.body = g.state.body[0].p
+        table.range = <const CellSpan*>g.cells.range
+        table.filter = <const LayerFilter*>g.state.filter if g.state.n_filtered else NULL
+        table.home = g.state.home
         table.members = L.members
         table.n = L.n
-        table.membership = g.membership
+        table.membership = g.cells.membership
         table.wbits = L.wbits
-        table.keep_all = g.keep_candidates
-        table.threads = g.threads
-        if g.cell_pairs.run(table) < 0 or pair_room(&g.found, g.cell_pairs.n_pairs()) < 0:
+        table.keep_all = g.state.keep_candidates
+        table.threads = g.state.threads
+        if g.cells.cell_pairs.run(table) < 0 or pair_room(&g.state.found, g.cells.cell_pairs.n_pairs()) < 0:
             return -1
-        g.found.n = g.cell_pairs.n_pairs()
-        g.cell_pairs.write_pairs(g.found.ids)
-        if g.keep_candidates:
-            g.narrow_phase_count = g.found.n
+        g.state.found.n = g.cells.cell_pairs.n_pairs()
+        g.cells.cell_pairs.write_pairs(g.state.found.ids)
+        if g.state.keep_candidates:
+            g.state.narrow_phase_count = g.state.found.n
         else:
-            g.meetings_pending = True
+            g.cells.meetings_pending = True
         return 0
     if _pack(g, L, 1) < 0 or pack_ranges(g) < 0:
         return -1
     meeting = meeting_pairs(g)
     if meeting < 0 or touching_pairs(g, meeting) < 0:
         return -1
-    g.narrow_phase_count = meeting
+    g.state.narrow_phase_count = meeting
     return 0
 
 
@@ -268,40 +268,40 @@ cdef int uniform_pair_pass(UniformGridD g) noexcept nogil:
     broad_phase_pairs is read (uniform_broad_phase)."""
     cdef Py_ssize_t j, li, kept, shared = 0
     cdef int32_t other, big
-    cdef bint touch, keep_all = g.keep_candidates
+    cdef bint touch, keep_all = g.state.keep_candidates
     cdef int32_t* pairs
     cdef Query q
-    g.found.n = g.packed_n = g.broad_phase_count = g.narrow_phase_count = 0
-    g.broad_phase_pending = g.meetings_pending = False
-    if g.table.n and table_pairs(g) < 0:
+    g.state.found.n = g.cells.packed_n = g.state.broad_phase_count = g.state.narrow_phase_count = 0
+    g.state.broad_phase_pending = g.cells.meetings_pending = False
+    if g.cells.table.n and table_pairs(g) < 0:
         return -1
-    kept = g.found.n
+    kept = g.state.found.n
     # Large objects: test each against what shares its cells, and against the
     # large objects after it on the list.
     _aim(g, &q, Q_CELLS, EVERY_LAYER)
     q.check_layers = False      # the pair rule is tested per pair below
-    for li in range(g.n_large):
-        big = g.large[li]
-        q.cells = g.range[big]
+    for li in range(g.cells.n_large):
+        big = g.cells.large[li]
+        q.cells = g.cells.range[big]
         collect_uniform(g, &q)
-        g.found.n = kept
-        if pair_room(&g.found, g.out_n) < 0:
+        g.state.found.n = kept
+        if pair_room(&g.state.found, g.state.out_n) < 0:
             return -1
-        pairs = g.found.ids
-        for j in range(g.out_n):
-            other = g.out[j]
-            if other == big or (g.home[other] < 0 and g.slot[other] <= li):
+        pairs = g.state.found.ids
+        for j in range(g.state.out_n):
+            other = g.state.out[j]
+            if other == big or (g.state.home[other] < 0 and g.state.slot[other] <= li):
                 continue
             shared += 1
-            if g.n_filtered and not filters_pass(&g.filter[big], &g.filter[other]):
+            if g.state.n_filtered and not filters_pass(&g.state.filter[big], &g.state.filter[other]):
                 continue
-            g.narrow_phase_count += 1
-            touch = shapes_meet(&g.body[big], &g.body[other])
+            g.state.narrow_phase_count += 1
+            touch = shapes_meet(&g.state.body[big], &g.state.body[other])
             put_pair(pairs + 2 * kept, big, other)
             kept += touch | keep_all
-    g.found.n = kept
-    g.broad_phase_count = shared
-    g.broad_phase_pending = g.table.n > 0
+    g.state.found.n = kept
+    g.state.broad_phase_count = shared
+    g.state.broad_phase_pending = g.cells.table.n > 0
     g.hits = kept
     return 0
 
@@ -315,18 +315,18 @@ cdef int uniform_broad_phase(UniformGridD g) except -1:
     every cell, the pairs of the ranges that cover it."""
     cdef Py_ssize_t k, n
     cdef Shape shape
-    if g.meetings_pending:
-        n = g.cell_pairs.packed_n()
-        if grow_array(<void**>&g.packed_range, &g.packed_range_cap, n, sizeof(CellRange)) < 0:
+    if g.cells.meetings_pending:
+        n = g.cells.cell_pairs.packed_n()
+        if grow_array(<void**>&g.cells.packed_range, &g.cells.packed_range_cap, n, sizeof(CellRange)) < 0:
             raise MemoryError()
         for k in range(n):
-            g.cell_pairs.packed_shape(k, shape.p)
-            uniform_placed_range(g, &shape, &g.packed_range[k])
-        g.packed_n = n
-        g.narrow_phase_count += g.cell_pairs.count_meetings(<const CellSpan*>g.packed_range)
-        g.meetings_pending = False
-    if g.broad_phase_pending:
-        keys, counts = covered_cells(g.packed_range, NULL, g.packed_n)
-        g.broad_phase_count += int((counts * (counts - 1) // 2).sum())
-        g.broad_phase_pending = False
+            g.cells.cell_pairs.packed_shape(k, shape.p)
+            uniform_placed_range(g, &shape, &g.cells.packed_range[k])
+        g.cells.packed_n = n
+        g.state.narrow_phase_count += g.cells.cell_pairs.count_meetings(<const CellSpan*>g.cells.packed_range)
+        g.cells.meetings_pending = False
+    if g.state.broad_phase_pending:
+        keys, counts = covered_cells(g.cells.packed_range, NULL, g.cells.packed_n)
+        g.state.broad_phase_count += int((counts * (counts - 1) // 2).sum())
+        g.state.broad_phase_pending = False
     return 0

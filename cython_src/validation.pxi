@@ -24,45 +24,45 @@ cdef int validate_ids(SpatialIndexD index) except -1:
     cdef const Filter* f
     cdef Box bounds
     cdef bytearray freed
-    if not (0 <= index.n_live <= index.obj_hi <= index.obj_cap and 0 <= index.n_free):
-        broken(index, f"counts: {index.n_live} live of {index.obj_hi} ids, capacity {index.obj_cap}")
-    if index.n_live + index.n_free != index.obj_hi:
-        broken(index, f"{index.n_live} live ids and {index.n_free} free ids, but {index.obj_hi} handed out")
-    if len(index.handles) > index.obj_hi:
-        broken(index, f"{len(index.handles)} handles for {index.obj_hi} ids")
-    for k in range(index.named_cap):
-        if index.named[k]:
-            broken(index, f"the ids a batch named are still marked (word {k}: {index.named[k]:#x})")
-    if index.out_cap < index.obj_cap or 2 * index.found.n > index.found.cap:
+    if not (0 <= index.state.n_live <= index.state.obj_hi <= index.state.obj_cap and 0 <= index.state.n_free):
+        broken(index, f"counts: {index.state.n_live} live of {index.state.obj_hi} ids, capacity {index.state.obj_cap}")
+    if index.state.n_live + index.state.n_free != index.state.obj_hi:
+        broken(index, f"{index.state.n_live} live ids and {index.state.n_free} free ids, but {index.state.obj_hi} handed out")
+    if len(index.handles) > index.state.obj_hi:
+        broken(index, f"{len(index.handles)} handles for {index.state.obj_hi} ids")
+    for k in range(index.state.named_cap):
+        if index.state.named[k]:
+            broken(index, f"the ids a batch named are still marked (word {k}: {index.state.named[k]:#x})")
+    if index.state.out_cap < index.state.obj_cap or 2 * index.state.found.n > index.state.found.cap:
         broken(index, "an output buffer is smaller than what it must hold")
-    for i in range(index.obj_cap):
-        if index.live[i] > 1:
-            broken(index, f"id {i}: live flag {index.live[i]}")
-        if not index.live[i]:
+    for i in range(index.state.obj_cap):
+        if index.state.live[i] > 1:
+            broken(index, f"id {i}: live flag {index.state.live[i]}")
+        if not index.state.live[i]:
             if i < len(index.handles) and index.handles[i] is not None:
                 broken(index, f"id {i}: live flag 0 but it keeps the handle {index.handles[i]!r}")
             continue
-        if i >= index.obj_hi:
-            broken(index, f"id {i} is live but only {index.obj_hi} ids were handed out")
+        if i >= index.state.obj_hi:
+            broken(index, f"id {i} is live but only {index.state.obj_hi} ids were handed out")
         live += 1
-        b = &index.body[i]
+        b = &index.state.body[i]
         shape_box(b, &bounds)
         if not (box_is_ordered(&bounds) and (not shape_is_circle(b) or b.p[D] >= 0.0)):
             broken(index, f"id {i} has the shape {b[0]}")
-    if live != index.n_live:
-        broken(index, f"{live} ids have their live flag but n_live is {index.n_live}")
-    for i in range(index.obj_cap):
+    if live != index.state.n_live:
+        broken(index, f"{live} ids have their live flag but n_live is {index.state.n_live}")
+    for i in range(index.state.obj_cap):
         f = filter_of_id(index, i)
-        if not index.live[i] and not is_default_filter(f):
+        if not index.state.live[i] and not is_default_filter(f):
             broken(index, f"free id {i} keeps the filter {f[0]}")
         filtered += not is_default_filter(f)
-    if filtered != index.n_filtered:
+    if filtered != index.state.n_filtered:
         broken(index, f"{filtered} objects have a filter other than the default, "
-                     f"but n_filtered is {index.n_filtered}")
-    freed = bytearray(index.obj_hi)
-    for k in range(index.n_free):
-        i = index.free_ids[k]
-        if not 0 <= i < index.obj_hi or index.live[i] or freed[i]:
+                     f"but n_filtered is {index.state.n_filtered}")
+    freed = bytearray(index.state.obj_hi)
+    for k in range(index.state.n_free):
+        i = index.state.free_ids[k]
+        if not 0 <= i < index.state.obj_hi or index.state.live[i] or freed[i]:
             broken(index, f"free_ids[{k}] = {i} is not a distinct free id")
         freed[i] = 1
     return 0
@@ -82,7 +82,7 @@ cdef int check_lists(SpatialIndexD grid, const Level* L, str name) except -1:
                      f"{L.n} members of {L.cap}")
     for k in range(L.n):
         i = L.members[k]
-        if not (0 <= i < grid.obj_hi and grid.live[i]) or grid.slot[i] != k:
+        if not (0 <= i < grid.state.obj_hi and grid.state.live[i]) or grid.state.slot[i] != k:
             broken(grid, f"{name} member {k} is id {i}")
     for c in range((<Py_ssize_t>1) << (D * L.wbits)):
         if is_occupied(L, c) != (L.head[c] >= 0):
@@ -91,15 +91,15 @@ cdef int check_lists(SpatialIndexD grid, const Level* L, str name) except -1:
         i = L.head[c]
         before = -1
         while i >= 0:
-            if not (0 <= i < grid.obj_hi and grid.live[i]) or grid.home[i] != c \
-                    or grid.prev[i] != before or not 0 <= grid.slot[i] < L.n \
-                    or L.members[grid.slot[i]] != i or _home(grid, L, <int32_t>i) != c:
+            if not (0 <= i < grid.state.obj_hi and grid.state.live[i]) or grid.state.home[i] != c \
+                    or grid.state.prev[i] != before or not 0 <= grid.state.slot[i] < L.n \
+                    or L.members[grid.state.slot[i]] != i or _home(grid, L, <int32_t>i) != c:
                 broken(grid, f"{name} cell {c} lists id {i} after {before}")
             listed += 1
             if listed > L.n:
                 broken(grid, f"{name}: its cells list more than its {L.n} members")
             before = <int32_t>i
-            i = grid.next[i]
+            i = grid.state.next[i]
     if listed != L.n:
         broken(grid, f"{name}: its cells list {listed} of its {L.n} members")
     return 0
@@ -114,33 +114,33 @@ cdef int validate_uniform(UniformGridD grid) except -1:
     cdef int a
     cdef CellRange r
     cdef Box box
-    cdef const Level* L = &grid.table
+    cdef const Level* L = &grid.cells.table
     check_lists(grid, L, "the table")
-    if L.wbits < grid.min_wbits:
+    if L.wbits < grid.cells.min_wbits:
         broken(grid, f"the table is {1 << L.wbits} cells a side, narrower than a window "
                      f"of {2 * grid.large_threshold - 1}")
-    for i in range(grid.obj_hi):
-        if not grid.live[i]:
+    for i in range(grid.state.obj_hi):
+        if not grid.state.live[i]:
             continue
-        shape_box(&grid.body[i], &box)
-        if range_of(&box, grid.origin, grid.cell_size, &r) != INPUT_OK:
+        shape_box(&grid.state.body[i], &box)
+        if range_of(&box, grid.cells.origin, grid.cell_size, &r) != INPUT_OK:
             broken(grid, f"id {i}: its box {box} has no cell range")
-        if memcmp(&r, &grid.range[i], sizeof(CellRange)) != 0:
-            broken(grid, f"id {i} is kept over cells {grid.range[i]} but its box covers {r}")
+        if memcmp(&r, &grid.cells.range[i], sizeof(CellRange)) != 0:
+            broken(grid, f"id {i} is kept over cells {grid.cells.range[i]} but its box covers {r}")
         if uniform_is_large_range(grid, &r):
-            if grid.home[i] != -1 or not 0 <= grid.slot[i] < grid.n_large \
-                    or grid.large[grid.slot[i]] != i:
-                broken(grid, f"large id {i}: cell {grid.home[i]}, large-list slot {grid.slot[i]}")
+            if grid.state.home[i] != -1 or not 0 <= grid.state.slot[i] < grid.cells.n_large \
+                    or grid.cells.large[grid.state.slot[i]] != i:
+                broken(grid, f"large id {i}: cell {grid.state.home[i]}, large-list slot {grid.state.slot[i]}")
             large += 1
-        elif grid.home[i] < 0 or not 0 <= grid.slot[i] < L.n or L.members[grid.slot[i]] != i:
-            broken(grid, f"id {i} over cells {r} is not in the table (cell {grid.home[i]}, "
-                         f"slot {grid.slot[i]})")
+        elif grid.state.home[i] < 0 or not 0 <= grid.state.slot[i] < L.n or L.members[grid.state.slot[i]] != i:
+            broken(grid, f"id {i} over cells {r} is not in the table (cell {grid.state.home[i]}, "
+                         f"slot {grid.state.slot[i]})")
         elif not uniform_within_spans(grid, &r):
             broken(grid, f"id {i} over cells {r} spans more than the spans "
-                         f"{tuple([grid.span[a] for a in range(D)])}")
-    if large != grid.n_large or L.n + grid.n_large != grid.n_live:
-        broken(grid, f"{large} large objects, {grid.n_large} on the large list, {L.n} in "
-                     f"the table, {grid.n_live} live")
+                         f"{tuple([grid.cells.span[a] for a in range(D)])}")
+    if large != grid.cells.n_large or L.n + grid.cells.n_large != grid.state.n_live:
+        broken(grid, f"{large} large objects, {grid.cells.n_large} on the large list, {L.n} in "
+                     f"the table, {grid.state.n_live} live")
     return 0
 
 
@@ -151,36 +151,36 @@ cdef int validate_hierarchical(HierarchicalGridD grid) except -1:
     cdef Py_ssize_t r, li, k, i, total = 0
     cdef const Level* L
     cdef Box box
-    cdef bytearray ranked = bytearray(grid.n_levels)
-    for r in range(grid.n_levels):
-        li = grid.order[r]
-        if not 0 <= li < grid.n_levels or ranked[li] or \
-                (r and grid.levels[grid.order[r - 1]].exponent >= grid.levels[li].exponent):
+    cdef bytearray ranked = bytearray(grid.hierarchy.n_levels)
+    for r in range(grid.hierarchy.n_levels):
+        li = grid.hierarchy.order[r]
+        if not 0 <= li < grid.hierarchy.n_levels or ranked[li] or \
+                (r and grid.hierarchy.levels[grid.hierarchy.order[r - 1]].exponent >= grid.hierarchy.levels[li].exponent):
             broken(grid, f"order[{r}] = {li}: levels are not in ascending order of cell size")
         ranked[li] = 1
-    for li in range(grid.n_levels):
-        L = &grid.levels[li]
+    for li in range(grid.hierarchy.n_levels):
+        L = &grid.hierarchy.levels[li]
         if L.cell != hierarchical_cell_of_exponent(grid, L.exponent) or L.inv != 1.0 / L.cell:
             broken(grid, f"level {li}: cell {L.cell} (exponent {L.exponent})")
         check_lists(grid, L, f"level {li}")
         for k in range(L.n):
-            if grid.level_of[L.members[k]] != li:
+            if grid.hierarchy.level_of[L.members[k]] != li:
                 broken(grid, f"level {li} member {k} is id {L.members[k]} of level "
-                             f"{grid.level_of[L.members[k]]}")
+                             f"{grid.hierarchy.level_of[L.members[k]]}")
         total += L.n
-    if total != grid.n_live:
-        broken(grid, f"the levels hold {total} members for {grid.n_live} live ids")
-    for i in range(grid.obj_hi):
-        if not grid.live[i]:
+    if total != grid.state.n_live:
+        broken(grid, f"the levels hold {total} members for {grid.state.n_live} live ids")
+    for i in range(grid.state.obj_hi):
+        if not grid.state.live[i]:
             continue
-        li = grid.level_of[i]
-        if not 0 <= li < grid.n_levels or grid.levels[li].members[grid.slot[i]] != i:
-            broken(grid, f"id {i}: level {li}, member slot {grid.slot[i]}")
-        L = &grid.levels[li]
-        shape_box(&grid.body[i], &box)
-        if hierarchical_need(grid, &box) == 0.0 and grid.has_point_level and L.exponent < grid.point_exponent:
+        li = grid.hierarchy.level_of[i]
+        if not 0 <= li < grid.hierarchy.n_levels or grid.hierarchy.levels[li].members[grid.state.slot[i]] != i:
+            broken(grid, f"id {i}: level {li}, member slot {grid.state.slot[i]}")
+        L = &grid.hierarchy.levels[li]
+        shape_box(&grid.state.body[i], &box)
+        if hierarchical_need(grid, &box) == 0.0 and grid.hierarchy.has_point_level and L.exponent < grid.hierarchy.point_exponent:
             broken(grid, f"point {i} lives in level {li} (exponent {L.exponent}), not the "
-                         f"points' level (exponent {grid.point_exponent})")
+                         f"points' level (exponent {grid.hierarchy.point_exponent})")
         if not (L.cell >= hierarchical_need(grid, &box) and farthest(&box) * L.inv < PRECISE_CELLS
                 and longest_side(&box) <= L.reach):
             broken(grid, f"id {i} with box {box} does not fit the cells of "

@@ -118,7 +118,7 @@ cdef inline void collect_uniform(UniformGridD grid, Query* q) noexcept nogil:
     """Each object has one home and no table cell is visited twice (windows
     are cut to the table's side), so nothing is offered twice."""
     cdef const CellRange* cells = &q.cells
-    cdef const Level* L = &grid.table
+    cdef const Level* L = &grid.cells.table
     cdef int64_t side = L.mask + 1
     cdef int64_t start[3]       # the window (see walk_window)
     cdef int64_t count[3]
@@ -128,27 +128,27 @@ cdef inline void collect_uniform(UniformGridD grid, Query* q) noexcept nogil:
     cdef int a
     start[2] = 0
     count[2] = 1
-    grid.out_n = 0
+    grid.state.out_n = 0
     if L.n:
         for a in range(D):
-            start[a] = <int64_t>cells.lo[a] - grid.span[a]
+            start[a] = <int64_t>cells.lo[a] - grid.cells.span[a]
             count[a] = min(cells.hi[a] - start[a] + 1, side)
             window *= <double>count[a]
         if scan_beats_visit(window, L.n) \
                 or (D == 2 and q.kind == Q_SWEPT and cells.hi[0] - start[0] + 1 > side):
             for k in range(L.n):
                 i = L.members[k]
-                if ranges_meet(&grid.range[i], cells):
+                if ranges_meet(&grid.cells.range[i], cells):
                     _take(grid, q, i)
         elif D == 2 and q.kind == Q_SWEPT:
-            walk_swept[UniformGridD](grid, q, L, grid.cell_size, grid.origin[0], grid.origin[1], grid.cell_size,
-                       True, start[0], cells.hi[0], cells.lo[1], cells.hi[1], grid.span[0],
-                       grid.span[1])
+            walk_swept[UniformGridD](grid, q, L, grid.cell_size, grid.cells.origin[0], grid.cells.origin[1], grid.cell_size,
+                       True, start[0], cells.hi[0], cells.lo[1], cells.hi[1], grid.cells.span[0],
+                       grid.cells.span[1])
         else:
             walk_window[UniformGridD](grid, q, L, start, count)
-    for k in range(grid.n_large):
-        i = grid.large[k]
-        if ranges_meet(&grid.range[i], cells):
+    for k in range(grid.cells.n_large):
+        i = grid.cells.large[k]
+        if ranges_meet(&grid.cells.range[i], cells):
             _take(grid, q, i)
 
 
@@ -167,11 +167,11 @@ cdef inline void collect_hierarchical(HierarchicalGridD grid, Query* q) noexcept
     cdef int a
     start[2] = 0
     count[2] = 1
-    grid.out_n = 0
+    grid.state.out_n = 0
     if q.kind == Q_SWEPT:
         swept_reach(q.box.lo, q.along, reach.lo)
-    for rank in range(grid.n_levels):
-        L = &grid.levels[grid.order[rank]]
+    for rank in range(grid.hierarchy.n_levels):
+        L = &grid.hierarchy.levels[grid.hierarchy.order[rank]]
         if L.n == 0:
             continue
         side = <double>((<int64_t>1) << L.wbits)

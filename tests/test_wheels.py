@@ -45,9 +45,9 @@ def test_zig_targets_glibc_217_and_finds_a_debian_pythons_multiarch_header(tmp_p
 
 
 def test_the_sdist_takes_every_source_the_core_is_built_from(monkeypatch):
-    """MANIFEST.in, read as setuptools reads it, takes the plain include files,
-    the templates, their renderer, every kernel header and the node package's
-    helper (a wheel is built from the sdist)."""
+    """MANIFEST.in, read as setuptools reads it, takes the modules' sources,
+    every file they include, their .pxd files, every kernel header and the node
+    package's helper (a wheel is built from the sdist)."""
     from setuptools._distutils.filelist import FileList
     monkeypatch.chdir(ROOT)
     files = FileList()
@@ -57,7 +57,8 @@ def test_the_sdist_takes_every_source_the_core_is_built_from(monkeypatch):
             files.process_template_line(line)
     taken = {pathlib.Path(f).as_posix() for f in files.files}
     needed = {p.relative_to(ROOT).as_posix() for p in (ROOT / "cython_src").rglob("*")
-              if p.suffix in (".pxi", ".in", ".py", ".hpp", ".pyx") and "generated" not in p.parts}
-    assert any(name.endswith(".hpp") for name in needed)
-    assert any(name.endswith(".pxi") for name in needed)
+              if p.suffix in (".pxi", ".pxd", ".hpp", ".pyx")}
+    for suffix in (".hpp", ".pxi", ".pxd", ".pyx"):
+        assert any(name.endswith(suffix) for name in needed), suffix
+    assert "cython_src/api3d/classes.pxi" in needed
     assert needed <= taken, sorted(needed - taken)

@@ -1,24 +1,7 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The compiled {{D}}D core of spatial_hash: every hot loop lives here, on C types only.
-
-One source for the 2D and the 3D core, built with D axes (kernels/dimension.hpp):
-the plain include files (cython_src/*.pxi) are compiled as they are; the
-templates (cython_src/*.in), which say what Python sees per dimension, are
-rendered for each (cython_src/render.py).
-
-One module built from one include file per concept: narrow-phase shapes, input
-checks and a batch's rows, collision layers, the pair output, nearest searches;
-what the index both grids derive from does (objects, queries and ray casts, the
-pair search, batches), the class SpatialIndex that binds those calls as its
-methods, and the hooks by which each grid does it its own way; what stats()
-counts; cells as lists in a wrapped table, the walks of each grid's queries;
-the uniform grid, its hooks and its pair pass; the hierarchical grid, its hooks,
-its pair pass and its points' level; the batch move compiled for each grid; and
-the check of every invariant (validate()). The structs the objects hold and the
-C layout of the classes (their fields) are declared in
-spatial_hash/{{MODULE}}.pxd, which other Cython code can cimport to reach the
-same memory.
-"""
+# What both dimensions' modules (_core.pyx, _core3d.pyx) are made of, in the
+# order they are read: C declarations, then one include file per concept, all
+# of them compiled for D axes (kernels/dimension.hpp). Each module adds the
+# words and the classes of its dimension (api2d/, api3d/).
 from libc.stdlib cimport calloc, malloc, qsort, realloc, free
 from libc.string cimport memcmp, memcpy, memset
 

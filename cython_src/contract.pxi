@@ -1,6 +1,9 @@
-# The core's declared interface: the structs its objects hold and the C-level
-# layout of its classes (their fields). Code that cimports it (the tests'
-# damage helper) sees the same memory the core uses.
+# The core's contract, stated once for both dimensions: the structs its objects
+# hold, the C++ kernels it calls, and what every index keeps in C (IndexState,
+# UniformCells, Hierarchy). Each module's .pxd (spatial_hash/_core.pxd,
+# spatial_hash/_core3d.pxd) includes it and declares its classes, whose fields
+# are these structs; code that cimports a module's .pxd (the tests' damage
+# helper) sees the same memory the core uses. D is the module's number of axes.
 cimport cython
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
@@ -138,7 +141,7 @@ ctypedef struct PairList:
 cdef enum QueryKind:
     Q_CELLS = 0         # everything sharing a cell with the query (the GDScript original's answer)
     Q_BOX = 1           # exact overlap with a closed box
-    Q_CIRCLE = 2        # exact overlap with a {{DISC}}
+    Q_CIRCLE = 2        # exact overlap with a disc (in 3D, a sphere)
     Q_SWEPT = 3         # exact overlap with a box swept along `along`
 
 
@@ -171,8 +174,8 @@ cdef enum:
 
 ctypedef struct Rows:
     # A batch's rows as plain pointers (cheap to hand to a loop on many threads):
-    # {{RECT}} rows ({{each('{a}')}}, {{each('{l}')}}), or {{CIRCLE}} centers ({{each('{a}')}}) with one radius each, or
-    # boxes as 32-bit ({{each('{a}')}}) corners and ({{each('{l}')}}) sizes (Godot's {{VECTOR}} arrays).
+    # box rows (corner, then sizes), or circle (sphere) centers with one radius
+    # each, or boxes as 32-bit corners and sizes (Godot's packed vector arrays).
     const double* values
     Py_ssize_t width
     const double* radii     # NULL for rects
@@ -184,7 +187,7 @@ ctypedef struct Level:
     double cell
     double inv              # 1 / cell: every cell coordinate is floor(x * inv)
     int32_t exponent        # cell == base * factor ** exponent (via exp and log)
-    int32_t wbits           # the table is {{' x '.join(['W'] * D)}} cells, W = 1 << wbits
+    int32_t wbits           # the table is W cells a side, W = 1 << wbits
     int64_t mask            # W - 1
     int32_t* head           # per cell: first object of its list, -1 if empty
     int32_t* members        # the level's objects in no order (swap-remove)
@@ -211,7 +214,7 @@ ctypedef struct Level:
     Py_ssize_t word_rank_cap
     # Also filled by the pair pass, for levels with more objects in finer levels
     # than their own (cover_bits is 0 for the others): one bit per sub-cell
-    # (COVER_SPLIT per cell side, wrapped into a {{SQUARE}} table of 1 << cover_bits
+    # (COVER_SPLIT per cell side, wrapped into a square (cube) table of 1 << cover_bits
     # per side) set where some object's box reaches. A finer object whose
     # sub-cells are all clear can meet none of the level's objects, so its
     # upward search skips the level.
@@ -226,96 +229,6 @@ cdef enum IndexKind:
     BRUTE_FORCE = 0     # SpatialIndex itself, which keeps no cells
     UNIFORM_GRID = 1
     HIERARCHICAL_GRID = 2
-
-
-# The index both grids share (spatial_index.pxi): every object's id, shape, filter and
-# handle, the queries' and the pair pass's buffers, the cell lists both grids
-# keep (unused by SpatialIndex itself), and the hooks each grid fills in.
-cdef class SpatialIndex{{SUFFIX}}:
-    cdef Shape* body            # per id: its shape
-    cdef uint8_t* live          # per id: 1 while it names an object
-    cdef Filter* filter         # per id: its collision layer and mask; NULL until an
-                                # object is given other than the default (own_filters)
-    cdef Py_ssize_t n_filtered  # live objects whose filter is not the default: while
-                                # there are none, the pair pass skips the filter test
-    cdef int32_t* free_ids
-    cdef Py_ssize_t obj_cap, obj_hi, n_live, n_free
-    cdef list handles           # per id up to the last given a handle of its own: its handle,
-                                # None where the handle is the id (which then costs no int
-                                # object of its own); ids past its end have none
-    cdef uint64_t* named        # one bit per id, all clear between calls: the ids a batch
-    cdef Py_ssize_t named_cap   # has named so far, while it looks for a repeated one
-    cdef int32_t* out
-    cdef Py_ssize_t out_n, out_cap
-    cdef uint32_t* generation   # per id: bumped when its object is removed
-    cdef bint busy
-    cdef uint64_t changes       # bumped by every change to the objects' shapes or storage
-    cdef IndexKind kind
-
-    cdef RayHit* ray_hits       # a ray cast's hits, sorted
-    cdef Py_ssize_t ray_hits_cap
-    cdef Nearby* nearby         # a nearest-object search's answers
-    cdef NearestPacks* nearest_packs    # the levels laid out for batches of nearest searches
-    cdef Py_ssize_t nearby_cap
-    cdef char* batch_results    # a batch query's results so far (nearest, rays, boxes)
-    cdef Py_ssize_t batch_results_cap
-
-    cdef PairList found          # the last pair pass's pairs (or candidates)
-    cdef Touch* touching        # the pairs the last pair_events reported, by key
-    cdef Touch* seen            # and this call's (the two swap after each call)
-    cdef Py_ssize_t n_touching, touching_cap, seen_cap
-    cdef dict departed          # (id, generation) -> handle, of objects removed since
-    cdef bint keep_candidates   # the pair pass keeps every pair it tests
-    cdef double phase_ms[PHASES]
-    cdef Py_ssize_t broad_phase_count   # broad_phase_pairs, once _resolve_broad_phase ran
-    cdef bint broad_phase_pending       # ... which it has not since the last pair pass
-    cdef Py_ssize_t narrow_phase_count  # narrow_phase_checks, once _resolve_broad_phase ran
-    cdef readonly Py_ssize_t hits
-
-    cdef int32_t* next          # the next object on the same cell's list, -1 at its end
-    cdef int32_t* prev          # the one before, -1 at its head
-    cdef int32_t* home          # the table index of its home cell
-    cdef int32_t* slot          # its index in its level's members
-    cdef int threads
-    cdef Py_ssize_t growths     # tables grown so far: a batch move's noted homes go stale
-    cdef int32_t* row_state     # per row of a batch move: its new home, or -1
-    cdef Py_ssize_t row_state_cap
-
-
-# This module's public classes under the names both dimensions' code uses, so
-# that what is written once (the plain include files) can type its arguments:
-# SpatialIndexD is SpatialIndex in 2D and SpatialIndex3D in 3D, and so on.
-ctypedef SpatialIndex{{SUFFIX}} SpatialIndexD
-
-
-cdef class UniformGrid{{SUFFIX}}(SpatialIndexD):
-    cdef readonly double cell_size
-    cdef double origin[D]       # the world point where cell (0, ...) begins
-    cdef readonly int large_threshold
-    # 1 / cell_size, and whether multiplying by it is dividing by cell_size (a
-    # power of two): then cells of placed boxes cost a product, not a quotient.
-    cdef double inv_cell
-    cdef bint exact_inverse
-    cdef Level table            # the small objects, each at home in one cell
-    cdef int32_t min_wbits      # the table is wider than any window of home cells
-    cdef CellRange* range       # per object: the cells its box covers
-    cdef int32_t* large         # the large objects in no order; slot[i] is i's index
-    cdef Py_ssize_t n_large
-    # No object in the table covers more cells on an axis than this past its
-    # home: widened as objects arrive or grow, made exact again by each pair pass.
-    cdef int32_t span[D]
-    cdef CellRange* packed_range    # the pair pass's: the table's ranges in packed order
-    cdef Py_ssize_t packed_range_cap
-    cdef Py_ssize_t packed_n        # how many it packed
-    cdef bint exact_homes           # its windows of the wrapped table hold only homes in
-                                    # the world cells they name (set by pack_ranges)
-    cdef int32_t* meeting           # the pair pass's meeting pairs of packed objects
-    cdef Py_ssize_t meeting_cap
-    cdef CellPairs* cell_pairs      # the pair pass while no object covers over two cells a side
-    cdef uint64_t membership        # bumped whenever an object enters the table: with its
-                                    # count, it tells whether the table holds other objects
-    cdef bint meetings_pending      # ... which counts its candidates' meetings only when asked
-    cdef NearestLevel nearest_table   # the table as a nearest-object search reads it
 
 
 ctypedef struct PairChunk:
@@ -334,25 +247,103 @@ ctypedef struct PairChunk:
     Py_ssize_t passed_cap
 
 
-cdef class HierarchicalGrid{{SUFFIX}}(SpatialIndexD):
-    cdef readonly double hierarchy_factor
-    cdef readonly double density
-    cdef double sqrt_factor
-    cdef double log_factor
-    cdef double log_base
-    cdef bint has_base
-    cdef Level* levels
-    cdef int32_t* order         # level indices by ascending cell size
-    cdef Py_ssize_t n_levels, levels_cap, order_cap
-    cdef int32_t* level_of
-    cdef PairChunk* chunks
-    cdef Py_ssize_t chunks_cap, chunks_ready
-    cdef int32_t point_exponent     # the level of points (objects of no extent), once
-    cdef bint has_point_level       # chosen for their spacing
-    cdef bint spacing_due           # a table grew since the points' level was judged
-    cdef NearestLevel* nearest_levels   # the levels as a nearest-object search reads them
-    cdef Py_ssize_t nearest_levels_cap
+
+# What every index keeps in C (spatial_index.pxi): every object's id, shape,
+# filter and links in its cell's list, the queries' and the pair pass's buffers.
+# SpatialIndex itself keeps no cells; the grids fill in the links.
+ctypedef struct IndexState:
+    Shape* body            # per id: its shape
+    uint8_t* live          # per id: 1 while it names an object
+    Filter* filter         # per id: its collision layer and mask; NULL until an
+                                # object is given other than the default (own_filters)
+    Py_ssize_t n_filtered  # live objects whose filter is not the default: while
+                                # there are none, the pair pass skips the filter test
+    int32_t* free_ids
+    Py_ssize_t obj_cap, obj_hi, n_live, n_free
+    uint64_t* named        # one bit per id, all clear between calls: the ids a batch
+    Py_ssize_t named_cap   # has named so far, while it looks for a repeated one
+    int32_t* out
+    Py_ssize_t out_n, out_cap
+    uint32_t* generation   # per id: bumped when its object is removed
+    bint busy
+    uint64_t changes       # bumped by every change to the objects' shapes or storage
+    IndexKind kind
+
+    RayHit* ray_hits       # a ray cast's hits, sorted
+    Py_ssize_t ray_hits_cap
+    Nearby* nearby         # a nearest-object search's answers
+    NearestPacks* nearest_packs    # the levels laid out for batches of nearest searches
+    Py_ssize_t nearby_cap
+    char* batch_results    # a batch query's results so far (nearest, rays, boxes)
+    Py_ssize_t batch_results_cap
+
+    PairList found          # the last pair pass's pairs (or candidates)
+    Touch* touching        # the pairs the last pair_events reported, by key
+    Touch* seen            # and this call's (the two swap after each call)
+    Py_ssize_t n_touching, touching_cap, seen_cap
+    bint keep_candidates   # the pair pass keeps every pair it tests
+    double phase_ms[PHASES]
+    Py_ssize_t broad_phase_count   # broad_phase_pairs, once _resolve_broad_phase ran
+    bint broad_phase_pending       # ... which it has not since the last pair pass
+    Py_ssize_t narrow_phase_count  # narrow_phase_checks, once _resolve_broad_phase ran
+
+    int32_t* next          # the next object on the same cell's list, -1 at its end
+    int32_t* prev          # the one before, -1 at its head
+    int32_t* home          # the table index of its home cell
+    int32_t* slot          # its index in its level's members
+    int threads
+    Py_ssize_t growths     # tables grown so far: a batch move's noted homes go stale
+    int32_t* row_state     # per row of a batch move: its new home, or -1
+    Py_ssize_t row_state_cap
 
 
-ctypedef UniformGrid{{SUFFIX}} UniformGridD
-ctypedef HierarchicalGrid{{SUFFIX}} HierarchicalGridD
+
+
+# What a uniform grid keeps besides (uniform.pxi).
+ctypedef struct UniformCells:
+    double origin[D]       # the world point where cell (0, ...) begins
+    # 1 / cell_size, and whether multiplying by it is dividing by cell_size (a
+    # power of two): then cells of placed boxes cost a product, not a quotient.
+    double inv_cell
+    bint exact_inverse
+    Level table            # the small objects, each at home in one cell
+    int32_t min_wbits      # the table is wider than any window of home cells
+    CellRange* range       # per object: the cells its box covers
+    int32_t* large         # the large objects in no order; slot[i] is i's index
+    Py_ssize_t n_large
+    # No object in the table covers more cells on an axis than this past its
+    # home: widened as objects arrive or grow, made exact again by each pair pass.
+    int32_t span[D]
+    CellRange* packed_range    # the pair pass's: the table's ranges in packed order
+    Py_ssize_t packed_range_cap
+    Py_ssize_t packed_n        # how many it packed
+    bint exact_homes           # its windows of the wrapped table hold only homes in
+                                    # the world cells they name (set by pack_ranges)
+    int32_t* meeting           # the pair pass's meeting pairs of packed objects
+    Py_ssize_t meeting_cap
+    CellPairs* cell_pairs      # the pair pass while no object covers over two cells a side
+    uint64_t membership        # bumped whenever an object enters the table: with its
+                                    # count, it tells whether the table holds other objects
+    bint meetings_pending      # ... which counts its candidates' meetings only when asked
+    NearestLevel nearest_table   # the table as a nearest-object search reads it
+
+
+
+
+# What a hierarchical grid keeps besides (hierarchical.pxi).
+ctypedef struct Hierarchy:
+    double sqrt_factor
+    double log_factor
+    double log_base
+    bint has_base
+    Level* levels
+    int32_t* order         # level indices by ascending cell size
+    Py_ssize_t n_levels, levels_cap, order_cap
+    int32_t* level_of
+    PairChunk* chunks
+    Py_ssize_t chunks_cap, chunks_ready
+    int32_t point_exponent     # the level of points (objects of no extent), once
+    bint has_point_level       # chosen for their spacing
+    bint spacing_due           # a table grew since the points' level was judged
+    NearestLevel* nearest_levels   # the levels as a nearest-object search reads them
+    Py_ssize_t nearest_levels_cap

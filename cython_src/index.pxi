@@ -1,14 +1,8 @@
-{{py:
-# A circle hands its radius as the first size of input_error, zero the others.
-NO_SIZES = ', 0.0' * (D - 1)
-# Godot's Rect2 is placed by its top-left corner, an AABB by its least one.
-CORNER = 'top-left' if D == 2 else 'minimum'
-}}
 # The calls on a whole index (copy_into, validate) and on whole arrays of
 # objects at once, each array validated before anything changes.
 
 
-def copy_into(SpatialIndexD self, SpatialIndex{{SUFFIX}} target not None):
+def copy_into(SpatialIndexD self, SpatialIndexD target not None):
     """Put every object of this index into `target`, an empty index of any
     kind and settings, under the same id with the same handle; the next
     inserts get the same ids from both, and the pair events go on from
@@ -30,44 +24,44 @@ def copy_into(SpatialIndexD self, SpatialIndex{{SUFFIX}} target not None):
     _claim(self, claim)
     cdef Claim target_claim
     _claim(target, target_claim)
-    if target.n_live:
-        raise ValueError(f"target must be empty, it holds {target.n_live} objects")
-    for i in range(self.obj_hi):
-        shape_box(&self.body[i], &box)
-        code = _check_placement(target, b) if self.live[i] else INPUT_OK
+    if target.state.n_live:
+        raise ValueError(f"target must be empty, it holds {target.state.n_live} objects")
+    for i in range(self.state.obj_hi):
+        shape_box(&self.state.body[i], &box)
+        code = _check_placement(target, b) if self.state.live[i] else INPUT_OK
         if code:
             for a in range(D):      # name the corner farther from the origin
                 far[a] = box.lo[a] if fabs(box.lo[a]) > fabs(box.hi[a]) else box.hi[a]
                 size[a] = box.hi[a] - box.lo[a]
             raise input_error(code, f"id {i}: ", far, size, _cell_hint(target))
-    if (own_filters(target, self.obj_hi) if self.filter != NULL
-            else reserve_objects(target, self.obj_hi)) < 0 or grow_array(
-            <void**>&target.touching, &target.touching_cap, self.n_touching,
+    if (own_filters(target, self.state.obj_hi) if self.state.filter != NULL
+            else reserve_objects(target, self.state.obj_hi)) < 0 or grow_array(
+            <void**>&target.state.touching, &target.state.touching_cap, self.state.n_touching,
             sizeof(Touch)) < 0:
         raise MemoryError()
     with nogil:
         _empty(target)
-        memcpy(target.body, self.body, self.obj_hi * sizeof(Shape))
-        memcpy(target.live, self.live, self.obj_hi)
-        if self.filter != NULL:
-            memcpy(target.filter, self.filter, self.obj_hi * sizeof(Filter))
-        target.n_filtered = self.n_filtered
-        memcpy(target.generation, self.generation, self.obj_hi * sizeof(uint32_t))
-        memcpy(target.touching, self.touching, self.n_touching * sizeof(Touch))
-        target.n_touching = self.n_touching
-        memcpy(target.free_ids, self.free_ids, self.n_free * sizeof(int32_t))
-        target.obj_hi, target.n_free = self.obj_hi, self.n_free
-        for i in range(self.obj_hi):
-            if self.live[i] and _attach(target, <int32_t>i) < 0:
+        memcpy(target.state.body, self.state.body, self.state.obj_hi * sizeof(Shape))
+        memcpy(target.state.live, self.state.live, self.state.obj_hi)
+        if self.state.filter != NULL:
+            memcpy(target.state.filter, self.state.filter, self.state.obj_hi * sizeof(Filter))
+        target.state.n_filtered = self.state.n_filtered
+        memcpy(target.state.generation, self.state.generation, self.state.obj_hi * sizeof(uint32_t))
+        memcpy(target.state.touching, self.state.touching, self.state.n_touching * sizeof(Touch))
+        target.state.n_touching = self.state.n_touching
+        memcpy(target.state.free_ids, self.state.free_ids, self.state.n_free * sizeof(int32_t))
+        target.state.obj_hi, target.state.n_free = self.state.obj_hi, self.state.n_free
+        for i in range(self.state.obj_hi):
+            if self.state.live[i] and _attach(target, <int32_t>i) < 0:
                 failed_at = i
                 break
         if failed_at >= 0:
             _empty(target)
-            target.n_touching = 0
+            target.state.n_touching = 0
     if failed_at >= 0:
         target.handles.clear()
         raise MemoryError()
-    target.n_live = self.n_live
+    target.state.n_live = self.state.n_live
     target.handles = list(self.handles)
     target.departed = dict(self.departed)
     _changed(target)
@@ -105,7 +99,7 @@ cdef int _validate_rects(SpatialIndexD self, const double[:, ::1] rows) except -
                 bad = k
                 break
     if code:
-        raise input_error(code, f"{{RECTS}}[{bad}]: ", &rows[bad, 0], &rows[bad, D],
+        raise input_error(code, f"{RECTS}[{bad}]: ", &rows[bad, 0], &rows[bad, D],
                           _cell_hint(self))
     return 0
 
@@ -129,7 +123,7 @@ cdef int _validate_circles(SpatialIndexD self, const double[:, ::1] centers,
                 bad = k
                 break
     if code:
-        raise input_error(code, f"{{CIRCLES}}[{bad}]: ", &centers[bad, 0],
+        raise input_error(code, f"{CIRCLES}[{bad}]: ", &centers[bad, 0],
                           axes_of(size, radii[bad], 0.0, 0.0), _cell_hint(self))
     return 0
 
@@ -139,19 +133,19 @@ cdef object _new_ids(SpatialIndexD self, Py_ssize_t n, object handles):
     cdef Py_ssize_t k
     if handles is not None and len(handles) != n:
         raise ValueError(f"handles has {len(handles)} items for {n} objects")
-    if reserve_objects(self, self.obj_hi + n) < 0:
+    if reserve_objects(self, self.state.obj_hi + n) < 0:
         raise MemoryError()
     ids = np.empty(n, dtype=np.int64)
     cdef int64_t[::1] out = ids
     for k in range(n):
-        if self.n_free:
-            self.n_free -= 1
-            out[k] = self.free_ids[self.n_free]
+        if self.state.n_free:
+            self.state.n_free -= 1
+            out[k] = self.state.free_ids[self.state.n_free]
         else:
-            out[k] = self.obj_hi
-            self.obj_hi += 1
+            out[k] = self.state.obj_hi
+            self.state.obj_hi += 1
     if handles is not None:
-        handle_room(self.handles, self.obj_hi)
+        handle_room(self.handles, self.state.obj_hi)
     return ids
 
 
@@ -165,13 +159,13 @@ cdef int _commit_new(SpatialIndexD self, const int64_t[::1] ids, Py_ssize_t plac
     for k in range(placed):
         if handles is not None:
             store[ids[k]] = handles[k]
-        self.live[ids[k]] = 1
+        self.state.live[ids[k]] = 1
         f.layer, f.mask = layers[k], masks[k]
         _set_filter(self, <int32_t>ids[k], &f)
     for k in range(n - 1, placed - 1, -1):
-        self.free_ids[self.n_free] = <int32_t>ids[k]
-        self.n_free += 1
-    self.n_live += placed
+        self.state.free_ids[self.state.n_free] = <int32_t>ids[k]
+        self.state.n_free += 1
+    self.state.n_live += placed
     if placed < n:
         raise MemoryError()
     return 0
@@ -179,22 +173,23 @@ cdef int _commit_new(SpatialIndexD self, const int64_t[::1] ids, Py_ssize_t plac
 
 cdef Py_ssize_t _attach_rows(SpatialIndexD self, const int64_t[::1] ids, const double[:, ::1] rows,
                              const double[::1] radii) noexcept nogil:
-    """Place new objects from {{RECT}} rows (radii empty) or {{CIRCLE}} centers; returns
+    """Place new objects from box rows (radii empty) or circle (sphere)
+    centers; returns
     how many were placed before memory ran out (all of them, normally)."""
     cdef Py_ssize_t k
     cdef int32_t i
     cdef Rows batch = rows_of(rows, radii)
     for k in range(ids.shape[0]):
         i = <int32_t>ids[k]
-        shape_of_row(&batch, k, &self.body[i])
+        shape_of_row(&batch, k, &self.state.body[i])
         if _attach(self, i) < 0:
             return k
     return ids.shape[0]
 
 
 cdef inline void _phase_times(SpatialIndexD self, double started, double settled) noexcept nogil:
-    self.phase_ms[PHASE_MOVES] = settled - started
-    self.phase_ms[PHASE_RELINKS] = now_ms() - settled
+    self.state.phase_ms[PHASE_MOVES] = settled - started
+    self.state.phase_ms[PHASE_RELINKS] = now_ms() - settled
 
 
 cdef object _insert_rows(SpatialIndexD self, const double[:, ::1] rows, const double[::1] radii, handles,
@@ -202,7 +197,7 @@ cdef object _insert_rows(SpatialIndexD self, const double[:, ::1] rows, const do
     cdef Py_ssize_t placed, n = rows.shape[0]
     cdef const uint32_t[::1] layer_v = as_bits(layers, n, DEFAULT_LAYER, "layers")
     cdef const uint32_t[::1] mask_v = as_bits(masks, n, EVERY_LAYER, "masks")
-    if not all_default_filters(layer_v, mask_v) and own_filters(self, self.obj_hi + n) < 0:
+    if not all_default_filters(layer_v, mask_v) and own_filters(self, self.state.obj_hi + n) < 0:
         raise MemoryError()
     ids = _new_ids(self, n, handles)
     cdef const int64_t[::1] idv = ids
@@ -228,29 +223,19 @@ cdef int _update_rows(SpatialIndexD self, ids, Py_ssize_t n, const Rows* batch) 
     return 0
 
 
-def insert_{{RECTS}}(SpatialIndexD self, {{RECTS}}, handles=None, layers=None, masks=None):
-    """Add n boxes from `{{RECTS}}`, an (n, {{2 * D}}) array of ({{each('{a}')}}, {{each('{s}')}}) rows
-    in world units (converted to float64 unless it already is); returns their
-    ids as an (n,) int64 array. `handles`, if given, is a sequence of n
-    handles (default, and for a None: the ids); `layers` and `masks` their collision layers
-    and masks (see set_filter): n ints, or one for all (default: layer 1,
-    mask all bits). Every row is checked before any is added. Raises
-    ValueError for a wrong shape, a bad number (naming {{RECTS}}[k]), a box out
-    of range, a `handles` of another length or a bad layer or mask (naming
-    layers[k] or masks[k]); MemoryError; or RuntimeError if another thread's
-    call holds the index."""
-    cdef const double[:, ::1] rows = as_rows({{RECTS}}, 2 * D, "{{RECTS}}")
+cdef object insert_box_rows(SpatialIndexD self, object boxes, object handles, object layers,
+                            object masks):
+    """insert_rects (insert_boxes in 3D)."""
+    cdef const double[:, ::1] rows = as_rows(boxes, 2 * D, RECTS)
     cdef Claim claim
     _claim(self, claim)
     _validate_rects(self, rows)
     return _insert_rows(self, rows, NO_RADII, handles, layers, masks)
 
 
-def insert_{{CIRCLES}}(SpatialIndexD self, centers, radii, handles=None, layers=None, masks=None):
-    """Add n {{DISC}}s from `centers`, an (n, {{D}}) array of ({{each('{a}')}}) rows, and `radii`,
-    n radii or one for all, in world units; returns their ids as an (n,) int64
-    array. `handles`, `layers` and `masks` as in insert_{{RECTS}}. Raises as
-    insert_{{RECTS}} does (naming {{CIRCLES}}[k])."""
+cdef object insert_circle_rows(SpatialIndexD self, object centers, object radii,
+                               object handles, object layers, object masks):
+    """insert_circles (insert_spheres in 3D)."""
     cdef const double[:, ::1] xy = as_rows(centers, D, "centers")
     cdef const double[::1] rad = as_radii(radii, xy.shape[0])
     cdef Claim claim
@@ -259,42 +244,35 @@ def insert_{{CIRCLES}}(SpatialIndexD self, centers, radii, handles=None, layers=
     return _insert_rows(self, xy, rad, handles, layers, masks)
 
 
-def update_{{RECTS}}(SpatialIndexD self, ids, {{RECTS}}):
-    """Move/resize the objects `ids` (a 1-D integer array of n distinct live
-    ids) to the boxes of `{{RECTS}}`, an (n, {{2 * D}}) array of ({{each('{a}')}}, {{each('{s}')}})
-    rows in world units. Everything is checked before anything moves. Raises
-    TypeError if `ids` is not a 1-D integer array; KeyError for an unknown id;
-    ValueError for a repeated id, n ids for another number of rows, a wrong
-    shape, a bad number (naming {{RECTS}}[k]) or a box out of range; MemoryError;
-    or RuntimeError if another thread's call holds the index."""
-    cdef const double[:, ::1] rows = as_rows({{RECTS}}, 2 * D, "{{RECTS}}")
+cdef int update_box_rows(SpatialIndexD self, object ids, object boxes) except -1:
+    """update_rects (update_boxes in 3D)."""
+    cdef const double[:, ::1] rows = as_rows(boxes, 2 * D, RECTS)
     cdef Rows batch = rows_of(rows, NO_RADII)
     cdef Claim claim
     _claim(self, claim)
     _validate_rects(self, rows)
     _update_rows(self, ids, rows.shape[0], &batch)
+    return 0
 
 
-def {{PACKED_UPDATE}}(SpatialIndexD self, ids, const float[:, ::1] corners, const float[:, ::1] sizes):
-    """update_{{RECTS}} from boxes as two (n, {{D}}) C-contiguous float32 arrays, the
-    ({{each('{a}')}}) {{CORNER}} corners and the ({{each('{s}')}}) sizes (Godot's packed
-    {{VECTOR}} arrays, read where they are: no rows are made). Raises as
-    update_{{RECTS}} does, naming the row as {{RECTS}}[k]."""
+cdef int update_packed_boxes(SpatialIndexD self, object ids, const float[:, ::1] corners,
+                             const float[:, ::1] sizes) except -1:
+    """update_boxes (update_aabbs in 3D): boxes as packed float32 corners and sizes."""
     cdef Rows batch = boxes_of(corners, sizes)
     if corners.shape[1] != D or sizes.shape[1] != D or sizes.shape[0] != corners.shape[0]:
-        raise ValueError(f"corners and sizes must be (n, {{D}}) arrays of one n, got "
+        raise ValueError(f"corners and sizes must be (n, {D}) arrays of one n, got "
                          f"{corners.shape[0]}x{corners.shape[1]} and {sizes.shape[0]}x{sizes.shape[1]}")
     cdef Claim claim
     _claim(self, claim)
     if not boxes_within(batch.corners, batch.sizes, corners.shape[0], _safe_magnitude(self)):
         _validate_rects(self, np.concatenate([corners, sizes], axis=1).astype(np.float64))
     _update_rows(self, ids, corners.shape[0], &batch)
+    return 0
 
 
-def update_{{CIRCLES}}(SpatialIndexD self, ids, centers, radii):
-    """Move/resize the objects `ids` (n distinct live ids) to {{DISC}}s: `centers`
-    an (n, {{D}}) array of ({{each('{a}')}}) rows and `radii` n radii or one for all, in world
-    units. Raises as update_{{RECTS}} does (naming {{CIRCLES}}[k])."""
+cdef int update_circle_rows(SpatialIndexD self, object ids, object centers,
+                            object radii) except -1:
+    """update_circles (update_spheres in 3D)."""
     cdef const double[:, ::1] xy = as_rows(centers, D, "centers")
     cdef const double[::1] rad = as_radii(radii, xy.shape[0])
     cdef Rows batch = rows_of(xy, rad)
@@ -302,8 +280,7 @@ def update_{{CIRCLES}}(SpatialIndexD self, ids, centers, radii):
     _claim(self, claim)
     _validate_circles(self, xy, rad)
     _update_rows(self, ids, xy.shape[0], &batch)
-
-
+    return 0
 def set_filters(SpatialIndexD self, ids, layers, masks):
     """set_filter for many objects: `ids` a 1-D integer array of n distinct
     live ids, `layers` and `masks` n ints each or one for all. Everything is
@@ -319,7 +296,7 @@ def set_filters(SpatialIndexD self, ids, layers, masks):
     cdef Claim claim
     _claim(self, claim)
     check_ids(self, idv)
-    if not all_default_filters(layer_v, mask_v) and own_filters(self, self.obj_hi) < 0:
+    if not all_default_filters(layer_v, mask_v) and own_filters(self, self.state.obj_hi) < 0:
         raise MemoryError()
     for k in range(n):
         f.layer, f.mask = layer_v[k], mask_v[k]

@@ -1,12 +1,5 @@
-# cython: language_level=3
-"""Planted damage for the tests of validate(): each kind breaks one invariant
-of an index by writing its memory through the core's declared interface
-(spatial_hash/{{MODULE}}.pxd), which the release build carries no hook for.
-Rendered per dimension, as the core is (tests/damage/build.py)."""
-from libc.stdint cimport int32_t, uint64_t
-from spatial_hash.{{MODULE}} cimport (D, HierarchicalGrid{{SUFFIX}} as HierarchicalGrid, Level, Shape,
-                                     SpatialIndex{{SUFFIX}} as SpatialIndex,
-                                     UniformGrid{{SUFFIX}} as UniformGrid)
+# The damage itself, written once for both dimensions: plant.pyx and
+# plant3d.pyx cimport their core's classes under the names used here.
 
 
 cdef bint damage_lists(SpatialIndex grid, Level* L, str what):
@@ -16,15 +9,15 @@ cdef bint damage_lists(SpatialIndex grid, Level* L, str what):
         return False
     i = L.members[0]
     if what == "level_members":
-        L.members[0] = <int32_t>grid.obj_hi
+        L.members[0] = <int32_t>grid.state.obj_hi
     elif what == "member_slot":
-        grid.slot[i] += 1
+        grid.state.slot[i] += 1
     elif what == "cell_of":
-        grid.home[i] ^= 1
+        grid.state.home[i] ^= 1
     elif what == "cell_list":
-        grid.next[i] = i
+        grid.state.next[i] = i
     elif what == "occupied":
-        L.occupied[grid.home[i] >> 6] ^= (<uint64_t>1) << (grid.home[i] & 63)
+        L.occupied[grid.state.home[i] >> 6] ^= (<uint64_t>1) << (grid.state.home[i] & 63)
     elif what == "level_count":
         L.n -= 1
     else:
@@ -33,19 +26,19 @@ cdef bint damage_lists(SpatialIndex grid, Level* L, str what):
 
 
 cdef bint damage_uniform(UniformGrid grid, str what):
-    cdef int32_t small = grid.table.members[0] if grid.table.n else -1
+    cdef int32_t small = grid.cells.table.members[0] if grid.cells.table.n else -1
     cdef int a
     if what == "cell_range" and small >= 0:
-        grid.range[small].hi[0] += 1
-    elif what == "large_list" and grid.n_large:
-        grid.n_large -= 1
+        grid.cells.range[small].hi[0] += 1
+    elif what == "large_list" and grid.cells.n_large:
+        grid.cells.n_large -= 1
     elif what == "spans" and small >= 0:
         for a in range(D):
-            grid.span[a] = -1
+            grid.cells.span[a] = -1
     elif what == "table_side":
-        grid.min_wbits = grid.table.wbits + 1
+        grid.cells.min_wbits = grid.cells.table.wbits + 1
     else:
-        return damage_lists(grid, &grid.table, what)
+        return damage_lists(grid, &grid.cells.table, what)
     return True
 
 
@@ -72,23 +65,23 @@ cdef double longest(const Shape* s):
 cdef bint damage_hierarchical(HierarchicalGrid grid, str what):
     cdef Py_ssize_t li, i
     if what == "point_level":
-        for i in range(grid.obj_hi):
-            if grid.live[i] and is_point(&grid.body[i]):
-                grid.has_point_level = True
-                grid.point_exponent = grid.levels[grid.level_of[i]].exponent + 1
+        for i in range(grid.state.obj_hi):
+            if grid.state.live[i] and is_point(&grid.state.body[i]):
+                grid.hierarchy.has_point_level = True
+                grid.hierarchy.point_exponent = grid.hierarchy.levels[grid.hierarchy.level_of[i]].exponent + 1
                 return True
         return False
     cdef Level* L
     cdef const Shape* s
-    for li in range(grid.n_levels):
-        if grid.levels[li].n:
+    for li in range(grid.hierarchy.n_levels):
+        if grid.hierarchy.levels[li].n:
             break
     else:
         return False
-    L = &grid.levels[li]
-    s = &grid.body[L.members[0]]
-    if what == "level_order" and grid.n_levels > 1:
-        grid.order[0], grid.order[1] = grid.order[1], grid.order[0]
+    L = &grid.hierarchy.levels[li]
+    s = &grid.state.body[L.members[0]]
+    if what == "level_order" and grid.hierarchy.n_levels > 1:
+        grid.hierarchy.order[0], grid.hierarchy.order[1] = grid.hierarchy.order[1], grid.hierarchy.order[0]
     elif what == "reach" and longest(s) > 0.0:
         L.reach = 0.0           # its first member, longer than 0, no longer fits
     elif what == "level_cell":
@@ -103,17 +96,17 @@ def damage(SpatialIndex index, str what):
     this index cannot have). The index is unusable afterwards."""
     cdef Py_ssize_t i
     if what == "live_flag":
-        for i in range(index.obj_hi):
-            if index.live[i]:
-                index.live[i] = 0
+        for i in range(index.state.obj_hi):
+            if index.state.live[i]:
+                index.state.live[i] = 0
                 return
     elif what == "filter_count":
-        index.n_filtered += 1
+        index.state.n_filtered += 1
         return
-    elif what == "free_ids" and index.n_free:
-        for i in range(index.obj_hi):
-            if index.live[i]:
-                index.free_ids[0] = <int32_t>i
+    elif what == "free_ids" and index.state.n_free:
+        for i in range(index.state.obj_hi):
+            if index.state.live[i]:
+                index.state.free_ids[0] = <int32_t>i
                 return
     elif isinstance(index, UniformGrid) and damage_uniform(index, what):
         return
@@ -124,4 +117,4 @@ def damage(SpatialIndex index, str what):
 
 def pairs_held(SpatialIndex index):
     """How many pairs the index's pair list holds (the last pair pass's)."""
-    return index.found.n
+    return index.state.found.n

@@ -28,7 +28,8 @@ cdef object as_ids(object ids):
     return np.ascontiguousarray(arr, dtype=np.int64)
 
 
-# The "no radii" marker of the shared batch loops: rows are {{RECTS}}, not {{CIRCLES}}.
+# The "no radii" marker of the shared batch loops: rows are boxes, not circles
+# (spheres).
 cdef const double[::1] NO_RADII = np.empty(0, dtype=np.float64)
 
 
@@ -43,32 +44,31 @@ ctypedef fused size_float:
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-{{if D == 2}}
-def rect_rows_into(const position_float[:, ::1] positions, const size_float[:, ::1] sizes,
-                   double[:, ::1] rows):
-{{else}}
-def box_rows_into(const position_float[:, ::1] positions, const size_float[:, ::1] sizes,
-                  double[:, ::1] rows):
-{{endif}}
-    """Write rows[k] = ({{each('{a}')}}, {{each('{s}')}}) from the (n, {{D}}) arrays `positions`
-    and `sizes` (C-contiguous float32 or float64; `rows` (n, {{2 * D}}) float64) in one
+cdef Py_ssize_t rows_into(const position_float[:, ::1] positions, const size_float[:, ::1] sizes,
+                          double[:, ::1] rows) except -2:
+    """Write rows[k] = (corner, sizes) from the (n, D) arrays `positions` and
+    `sizes` (C-contiguous float32 or float64; `rows` (n, 2 * D) float64) in one
     pass. Returns the first k whose numbers are not all finite or whose size is
     negative, or -1 when every row is good; rows from k on are then unwritten."""
     cdef Py_ssize_t n = positions.shape[0], k, bad = -1
-    cdef double {{each('{a}')}}, {{each('{l}')}}
+    cdef double row[2 * D]
+    cdef int a
+    cdef bint good
     if positions.shape[1] != D or sizes.shape[1] != D or sizes.shape[0] != n \
             or rows.shape[0] != n or rows.shape[1] != 2 * D:
-        raise ValueError(f"positions and sizes must be (n, {{D}}) and rows (n, {{2 * D}}), got "
+        raise ValueError(f"positions and sizes must be (n, {D}) and rows (n, {2 * D}), got "
                          f"{positions.shape[0]}x{positions.shape[1]}, "
                          f"{sizes.shape[0]}x{sizes.shape[1]} and {rows.shape[0]}x{rows.shape[1]}")
     with nogil:
         for k in range(n):
-            {{each('{a} = positions[k, {i}]', '\n            ')}}
-            {{each('{l} = sizes[k, {i}]', '\n            ')}}
-            if not ({{each('isfinite({a})', ' and ')}}{{' and ' if D == 2 else '\n                    and '}}{{each('isfinite({l})', ' and ')}}
-                    and {{each('{l} >= 0.0', ' and ')}}):
+            good = True
+            for a in range(D):
+                row[a] = positions[k, a]
+                row[D + a] = sizes[k, a]
+                good = good and isfinite(row[a]) and isfinite(row[D + a]) and row[D + a] >= 0.0
+            if not good:
                 bad = k
                 break
-            {{each('rows[k, {i}] = {a}', '\n            ')}}
-            {{each('rows[k, {j}] = {l}', '\n            ')}}
+            for a in range(2 * D):
+                rows[k, a] = row[a]
     return bad

@@ -1,9 +1,3 @@
-{{py:
-# Continuation lines line up under the opening parenthesis, which "box" puts a
-# letter earlier than "rect".
-RECT_PAD = ' ' * (len(RECT) - 3)
-A_BOUNDS = ('an ' if BOUNDS[0] in 'AEIOU' else 'a ') + BOUNDS
-}}
 # What every index keeps of its objects: dense integer ids, each with its shape,
 # collision filter and Python handle, and the calls on one object at a time.
 # Each grid decides where objects live through the hooks (hooks.pxi); every
@@ -37,7 +31,7 @@ cdef inline void drop_handle(list handles, Py_ssize_t i):
 # ------------------------------------------------------- shared machinery
 
 cdef int _idle(SpatialIndexD self) except -1:
-    if self.busy:
+    if self.state.busy:
         raise RuntimeError("this index is in use by a call in another thread")
     return 0
 
@@ -48,7 +42,7 @@ cdef int _claim(SpatialIndexD self, Claim& claim) except -1:
     thread in): every call from elsewhere raises until `claim`, the call's
     own, goes out of scope."""
     _idle(self)
-    claim.hold(&self.busy)
+    claim.hold(&self.state.busy)
     return 0
 
 
@@ -56,14 +50,14 @@ cdef inline void _aim(SpatialIndexD self, Query* q, int kind, uint32_t layers) n
     """Set q's kind and mask (every query starts here)."""
     q.kind = kind
     q.layers = layers
-    q.check_layers = self.n_filtered > 0 or not (layers & DEFAULT_LAYER)
+    q.check_layers = self.state.n_filtered > 0 or not (layers & DEFAULT_LAYER)
 
 
 cdef inline void _take(SpatialIndexD self, const Query* q, int32_t i) noexcept nogil:
     """Add i to `out` if the query takes it (each object is offered once)."""
     if accepts(self, q, i):
-        self.out[self.out_n] = i
-        self.out_n += 1
+        self.state.out[self.state.out_n] = i
+        self.state.out_n += 1
 
 
 cdef int _check_body(SpatialIndexD self, int code, const Shape* b, str where, const double* at,
@@ -86,24 +80,24 @@ cdef int _check_circle(SpatialIndexD self, const double* center, double radius, 
 
 cdef int32_t _add(SpatialIndexD self, object handle, const Shape* b, const Filter* f) except -2:
     cdef int32_t i
-    if reserve_objects(self, self.obj_hi + 1) < 0 \
-            or (not is_default_filter(f) and own_filters(self, self.obj_hi + 1) < 0):
+    if reserve_objects(self, self.state.obj_hi + 1) < 0 \
+            or (not is_default_filter(f) and own_filters(self, self.state.obj_hi + 1) < 0):
         raise MemoryError()
-    i = self.free_ids[self.n_free - 1] if self.n_free else <int32_t>self.obj_hi
+    i = self.state.free_ids[self.state.n_free - 1] if self.state.n_free else <int32_t>self.state.obj_hi
     if handle is not None:
         handle_room(self.handles, i + 1)
-    self.body[i] = b[0]
+    self.state.body[i] = b[0]
     if _attach(self, i) < 0:
         raise MemoryError()
     _set_filter(self, i, f)
     if handle is not None:
         self.handles[i] = handle
-    self.live[i] = 1
-    if self.n_free:
-        self.n_free -= 1
+    self.state.live[i] = 1
+    if self.state.n_free:
+        self.state.n_free -= 1
     else:
-        self.obj_hi += 1
-    self.n_live += 1
+        self.state.obj_hi += 1
+    self.state.n_live += 1
     _changed(self)
     return i
 
@@ -111,77 +105,55 @@ cdef int32_t _add(SpatialIndexD self, object handle, const Shape* b, const Filte
 cdef inline void _set_filter(SpatialIndexD self, int32_t i, const Filter* f) noexcept nogil:
     """Give object i filter f: a caller that may give one other than the default
     first makes the array (own_filters)."""
-    if self.filter == NULL:
+    if self.state.filter == NULL:
         return      # every object has the default filter, which f is
-    self.n_filtered += (not is_default_filter(f)) - (not is_default_filter(&self.filter[i]))
-    self.filter[i] = f[0]
+    self.state.n_filtered += (not is_default_filter(f)) - (not is_default_filter(&self.state.filter[i]))
+    self.state.filter[i] = f[0]
 
 
 cdef int32_t _check_id(SpatialIndexD self, object object_id) except -1:
-    if not isinstance(object_id, int) or not 0 <= object_id < self.obj_hi \
-            or not self.live[<Py_ssize_t>object_id]:
+    if not isinstance(object_id, int) or not 0 <= object_id < self.state.obj_hi \
+            or not self.state.live[<Py_ssize_t>object_id]:
         raise KeyError(f"no object with id {object_id!r} in this index")
     return <int32_t>object_id
 
 
 # ------------------------------------------------------------- single calls
 
-def insert_{{RECT}}(SpatialIndexD self, {{each('double {a}')}}, {{each('double {s}')}},
-                    {{RECT_PAD}}handle=None, layer=1, mask=0xFFFFFFFF):
-    """Add the box from ({{each('{a}')}}) to ({{each('{a} + {s}')}}), in world units;
-    returns its id (int). The handle (default, or None: the id) is what queries return.
-    `layer` and `mask` are its collision layers and the layers it looks for
-    (see set_filter). Raises ValueError for a bad number, a box out of range
-    or a layer or mask that is not a 32-bit unsigned int, MemoryError, or
-    RuntimeError if another thread's call holds the index."""
+cdef object insert_box_at(SpatialIndexD self, const double* at, const double* size,
+                          object handle, object layer, object mask):
+    """Add the box from `at` to at + size; its id. What insert_rect (in 3D,
+    insert_box) does once its numbers are read."""
     cdef Shape b
     cdef Filter f
-    cdef double at[D]
-    cdef double size[D]
     read_filter(layer, mask, &f)
     cdef Claim claim
     _claim(self, claim)
-    _check_body(self, shape_from_rect(axes_of(at, {{each('{a}')}}), axes_of(size, {{each('{s}')}}), &b),
-                &b, "", at, size)
+    _check_body(self, shape_from_rect(at, size, &b), &b, "", at, size)
     return _add(self, handle, &b, &f)
 
 
-def insert_{{CIRCLE}}(SpatialIndexD self, {{each('double {a}')}}, double radius, handle=None,
-                      layer=1, mask=0xFFFFFFFF):
-    """Add the {{DISC}} of centre ({{each('{a}')}}) and radius `radius`, in world units;
-    returns its id (int). handle, layer and mask as in insert_{{RECT}}. Raises as
-    insert_{{RECT}} does."""
+cdef object insert_circle_at(SpatialIndexD self, const double* center, double radius,
+                             object handle, object layer, object mask):
+    """Add the circle (sphere) of centre `center`; its id."""
     cdef Shape b
     cdef Filter f
-    cdef double center[D]
     read_filter(layer, mask, &f)
     cdef Claim claim
     _claim(self, claim)
-    _check_circle(self, axes_of(center, {{each('{a}')}}), radius, &b)
+    _check_circle(self, center, radius, &b)
     return _add(self, handle, &b, &f)
-
-
-def update_{{RECT}}(SpatialIndexD self, object_id, {{each('double {a}')}},
-                    {{RECT_PAD}}{{each('double {s}')}}):
-    """Move/resize object `object_id` to the box from ({{each('{a}')}}) to
-    ({{each('{a} + {s}')}}), in world units; cheap if it stays in its cells.
-    Raises KeyError for an unknown id, ValueError for a bad number or a box out
-    of range, MemoryError (the object then stays as it was), or RuntimeError if
-    another thread's call holds the index."""
-    cdef double at[D]
-    cdef double size[D]
-    _update_box(self, object_id, axes_of(at, {{each('{a}')}}), axes_of(size, {{each('{s}')}}))
 
 
 def update_bounds(SpatialIndexD self, object_id, bounds, str name="bounds"):
-    """update_{{RECT}} with the GDScript argument: `bounds` as
-    ({{each('{a}')}}, {{each('{s}')}}) or {{A_BOUNDS}}. Raises TypeError naming it
-    as `name` if it is neither, and as update_{{RECT}}."""
-    cdef double {{each('{a}')}}, {{each('{l}')}}
+    """update_rect (in 3D, update_box) with the GDScript argument: `bounds` as
+    (x, y, width, height) or a Rect2 (in 3D, (x, y, z, width, height, depth)
+    or an AABB). Raises TypeError naming it as `name` if it is neither, and as
+    update_rect."""
     cdef double at[D]
     cdef double size[D]
-    {{RECT}}_into(bounds, name, {{each('&{a}')}}, {{each('&{l}')}})
-    _update_box(self, object_id, axes_of(at, {{each('{a}')}}), axes_of(size, {{each('{l}')}}))
+    bounds_into(bounds, name, at, size)
+    _update_box(self, object_id, at, size)
 
 
 cdef int _update_box(SpatialIndexD self, object_id, const double* at, const double* size) except -1:
@@ -197,19 +169,18 @@ cdef int _update_box(SpatialIndexD self, object_id, const double* at, const doub
     return 0
 
 
-def update_{{CIRCLE}}(SpatialIndexD self, object_id, {{each('double {a}')}}, double radius):
-    """Move/resize object `object_id` to the {{DISC}} of centre ({{each('{a}')}}) and radius
-    `radius`, in world units. Raises as update_{{RECT}} does."""
+cdef int update_circle_at(SpatialIndexD self, object_id, const double* center,
+                          double radius) except -1:
     cdef Shape b
     cdef int32_t i
-    cdef double center[D]
     cdef Claim claim
     _claim(self, claim)
     i = _check_id(self, object_id)
-    _check_circle(self, axes_of(center, {{each('{a}')}}), radius, &b)
+    _check_circle(self, center, radius, &b)
     if _move(self, i, &b) < 0:
         raise MemoryError()
     _changed(self)
+    return 0
 
 
 def set_filter(SpatialIndexD self, object_id, layer, mask):
@@ -224,7 +195,7 @@ def set_filter(SpatialIndexD self, object_id, layer, mask):
     read_filter(layer, mask, &f)
     _idle(self)
     cdef int32_t i = _check_id(self, object_id)
-    if not is_default_filter(&f) and own_filters(self, self.obj_hi) < 0:
+    if not is_default_filter(&f) and own_filters(self, self.state.obj_hi) < 0:
         raise MemoryError()
     _set_filter(self, i, &f)
 
@@ -240,11 +211,11 @@ def filter_of(SpatialIndexD self, object_id):
 cdef void _release(SpatialIndexD self, int32_t i) noexcept nogil:
     _set_filter(self, i, &DEFAULT_FILTER)
     _detach(self, i)
-    self.generation[i] += 1
-    self.live[i] = 0
-    self.free_ids[self.n_free] = i
-    self.n_free += 1
-    self.n_live -= 1
+    self.state.generation[i] += 1
+    self.state.live[i] = 0
+    self.state.free_ids[self.state.n_free] = i
+    self.state.n_free += 1
+    self.state.n_live -= 1
 
 
 def remove(SpatialIndexD self, object_id):
@@ -263,12 +234,12 @@ def remove(SpatialIndexD self, object_id):
 
 cdef void _empty(SpatialIndexD self) noexcept nogil:
     _reset(self)
-    if self.obj_cap:
-        memset(self.body, 0, self.obj_cap * sizeof(Shape))
-        memset(self.live, 0, self.obj_cap)
-        if self.filter != NULL:
-            default_filters(self.filter, self.obj_cap)
-    self.obj_hi = self.n_live = self.n_free = self.n_filtered = 0
+    if self.state.obj_cap:
+        memset(self.state.body, 0, self.state.obj_cap * sizeof(Shape))
+        memset(self.state.live, 0, self.state.obj_cap)
+        if self.state.filter != NULL:
+            default_filters(self.state.filter, self.state.obj_cap)
+    self.state.obj_hi = self.state.n_live = self.state.n_free = self.state.n_filtered = 0
 
 
 def clear(SpatialIndexD self):
@@ -277,10 +248,10 @@ def clear(SpatialIndexD self):
     cdef Py_ssize_t i
     cdef Claim claim
     _claim(self, claim)
-    for i in range(self.obj_hi):
-        if self.live[i]:
+    for i in range(self.state.obj_hi):
+        if self.state.live[i]:
             _depart(self, i)
-            self.generation[i] += 1
+            self.state.generation[i] += 1
     _empty(self)
     self.handles.clear()
 
@@ -294,23 +265,27 @@ def handle(SpatialIndexD self, object_id):
 
 
 def bounds(SpatialIndexD self, object_id):
-    """({{each('{a}')}}, {{each('{s}')}}) of an object's box in world units (a {{DISC}}'s
-    bounding box). Raises KeyError for an unknown id, RuntimeError if another
-    thread's call holds the index."""
+    """(x, y, width, height) of an object's box in world units, in 3D
+    (x, y, z, width, height, depth) (a circle's or sphere's bounding box).
+    Raises KeyError for an unknown id, RuntimeError if another thread's call
+    holds the index."""
     _idle(self)
     cdef Box b
-    shape_box(&self.body[_check_id(self, object_id)], &b)
-    return ({{each('b.lo[{i}]')}}, {{each('b.hi[{i}] - b.lo[{i}]')}})
+    cdef double size[D]
+    cdef int a
+    shape_box(&self.state.body[_check_id(self, object_id)], &b)
+    for a in range(D):
+        size[a] = b.hi[a] - b.lo[a]
+    return axes_tuple(b.lo) + axes_tuple(size)
 
 
-def {{CIRCLE}}_of(SpatialIndexD self, object_id):
-    """({{each('{a}')}}, radius) of a {{DISC}} in world units, None for a box. Raises KeyError
-    for an unknown id, RuntimeError if another thread's call holds the index."""
+cdef object circle_tuple(SpatialIndexD self, object_id):
+    """The centre's numbers then the radius of a circle (sphere), None for a box."""
     _idle(self)
-    cdef const Shape* b = &self.body[_check_id(self, object_id)]
+    cdef const Shape* b = &self.state.body[_check_id(self, object_id)]
     if not shape_is_circle(b):
         return None
-    return ({{each('b.p[{i}]')}}, b.p[D])
+    return axes_tuple(b.p) + (b.p[D],)
 
 
 def ids(SpatialIndexD self):
@@ -319,7 +294,7 @@ def ids(SpatialIndexD self):
     cdef Py_ssize_t i
     cdef Claim claim
     _claim(self, claim)       # the list grows as it is read: Python code can run meanwhile
-    return [i for i in range(self.obj_hi) if self.live[i]]
+    return [i for i in range(self.state.obj_hi) if self.state.live[i]]
 
 
 def is_colliding(SpatialIndexD self, a, b):
@@ -330,4 +305,4 @@ def is_colliding(SpatialIndexD self, a, b):
     _idle(self)
     cdef int32_t i = _check_id(self, a), j = _check_id(self, b)
     return i != j and filters_pass(filter_of_id(self, i), filter_of_id(self, j)) \
-        and shapes_meet(&self.body[i], &self.body[j])
+        and shapes_meet(&self.state.body[i], &self.state.body[j])

@@ -1,0 +1,231 @@
+# The 2D module's classes: what Python sees of them (their names, docstrings
+# and methods). Each method is a function of the module, from the file of its
+# operation (named beside each group below), bound here; spatial_index.pxi,
+# uniform.pxi and hierarchical.pxi hold what the class bodies call.
+
+
+cdef class SpatialIndex:
+    """Base of the compiled indexes: ids, handles, validation, queries and batches.
+
+    Coordinates, sizes and radii are in world units (floats); boxes are closed, so
+    touching counts. Ids are non-negative ints handed out by the index and reused
+    after removal; a handle is any object stored with an id (the id itself by
+    default), and is what the queries and pairs() return.
+
+    What the methods raise: TypeError where an argument typed as a number (x, y,
+    width, ...) is not one; ValueError naming the argument for a bad number (NaN or infinite coordinates,
+    negative or non-finite sizes and radii) or an object the index cannot place
+    (UniformGrid: a box reaching past 2**30 cells from the origin;
+    HierarchicalGrid: a longest side over 1e150 / sqrt(hierarchy_factor) or a
+    coordinate over 1e160 in magnitude); KeyError for an id that names no live
+    object; MemoryError when memory runs out (a single-object call then changes
+    nothing, a batch may be partly applied). Not thread-safe: use one index per
+    thread. A call made while another thread's call holds the index raises
+    RuntimeError instead of corrupting memory.
+
+    Attributes
+    ----------
+    broad_phase_pairs, narrow_phase_checks, hits : int
+        Counters of the last pair pass (pairs() or pair_ids()): candidate pairs
+        the broad phase met, distinct pairs tested exactly, overlapping pairs.
+    """
+
+    def __cinit__(self, *args, **kwargs):
+        init_index(self)
+
+    def __dealloc__(self):
+        free_index(self)
+
+    def __len__(self):
+        return self.state.n_live
+
+    def __contains__(self, object_id):
+        return names_live_object(self, object_id)
+
+    safe_magnitude = property(safe_magnitude)
+    broad_phase_pairs = property(broad_phase_pairs)
+    narrow_phase_checks = property(narrow_phase_checks)
+    threads = property(threads_of)
+
+    # objects.pxi and api2d/objects.pxi: one object at a time
+    insert_rect = insert_rect
+    insert_circle = insert_circle
+    update_rect = update_rect
+    update_bounds = update_bounds
+    update_circle = update_circle
+    set_filter = set_filter
+    filter_of = filter_of
+    remove = remove
+    clear = clear
+    handle = handle
+    bounds = bounds
+    circle_of = circle_of
+    ids = ids
+    is_colliding = is_colliding
+
+    # queries.pxi and api2d/queries.pxi: queries, nearest objects, ray casts
+    query_nearby = query_nearby
+    query_nearby_at = query_nearby_at
+    query_rect = query_rect
+    query_point = query_point
+    query_radius = query_radius
+    query_swept = query_swept
+    query_nearest = query_nearest
+    query_nearest_many = query_nearest_many
+    raycast = raycast
+    raycast_all = raycast_all
+    raycast_many = raycast_many
+    query_rects = query_rects
+
+    # pair_search.pxi: pairs and pair events
+    pairs = pairs
+    pair_ids = pair_ids
+    pair_event_ids = pair_event_ids
+    pair_events = pair_events
+    end_pairs_of = end_pairs_of
+    candidate_ids = candidate_ids
+    last_phase_ms = last_phase_ms
+
+    # index.pxi and api2d/batches.pxi: the whole index, and whole arrays at once
+    copy_into = copy_into
+    validate = validate
+    insert_rects = insert_rects
+    insert_circles = insert_circles
+    update_rects = update_rects
+    update_boxes = update_boxes
+    update_circles = update_circles
+    set_filters = set_filters
+    remove_many = remove_many
+
+
+@cython.final
+cdef class UniformGrid(SpatialIndex):
+    """Uniform spatial hash over integer ids, with a Python handle stored per id.
+
+    Cell (cx, cy) is the square of side cell_size whose corner is
+    origin + (cx, cy) * cell_size: a coordinate v lies in cell
+    floor((v - origin) / cell_size). Cell coordinates are ints within +-2**30.
+    Each object covers every cell its box touches (its cell range); objects
+    covering more than `large_threshold` cells on a side live on a large-object
+    list instead.
+
+    Parameters
+    ----------
+    cell_size : float
+        Side of a cell in world units, positive and finite (default 64).
+    origin : (x, y) pair or Vector2
+        Where cell (0, 0) starts, in world units (default (0, 0)).
+    large_threshold : int
+        Cells per side, from 1 to 64 (default 4), beyond which an object goes to
+        the large-object list.
+    threads : int
+        From 1 to 256 (default 1): threads for the pair pass and batch moves.
+        The pairs, their order and the counters do not depend on how many.
+
+    Raises ValueError naming a bad argument, TypeError if `origin` is not a pair
+    or a Vector2, MemoryError. The methods raise as SpatialIndex says.
+
+    Attributes
+    ----------
+    cell_size, origin_x, origin_y : float
+        The arguments above (read-only), in world units.
+    large_threshold : int
+        Likewise, in cells.
+    """
+
+    def __cinit__(self, cell_size=64.0, origin=(0.0, 0.0), large_threshold=4, threads=1):
+        init_uniform(self, cell_size, origin, large_threshold, threads)
+
+    def __dealloc__(self):
+        free_uniform(self)
+
+    def __repr__(self):
+        return uniform_repr(self)
+
+    @property
+    def origin_x(self):
+        return self.cells.origin[0]
+
+    @property
+    def origin_y(self):
+        return self.cells.origin[1]
+
+    def cells_of(self, object_id):
+        """(cx0, cy0, cx1, cy1): the inclusive range of cells (ints) an object's box
+        covers. Raises KeyError for an unknown id, RuntimeError if another thread's
+        call holds the index."""
+        return cells_tuple(self, object_id)
+
+    def cell_of(self, x, y):
+        """The cell (cx, cy), as ints, containing the point (x, y) in world units.
+        Raises ValueError naming x or y if it is not a finite number or lies past
+        2**30 cells from the origin."""
+        return cell_of_point(self, (x, y))
+
+    def cell_counts(self):
+        """{(cx, cy): number of objects} for every cell covered by at least one;
+        large objects are not counted. Raises RuntimeError if another thread's
+        call holds the index."""
+        return cell_counts_of(self)
+
+    is_large = is_large
+    stats = uniform_stats
+
+
+@cython.final
+cdef class HierarchicalGrid(SpatialIndex):
+    """Hierarchical spatial hash grid over integer ids: no cell size to tune.
+
+    A new level gets cells of (longest side x sqrt(hierarchy_factor)); the next
+    ones are `hierarchy_factor` times larger or smaller. Each object lives in one
+    cell of the smallest level whose cells are at least sqrt(hierarchy_factor)
+    times its longest side. Points (no extent) fit any level: they share one,
+    chosen for their spacing (most of them alone in its cells) once there are
+    a few hundred of them. Pairs are found by looking back over half of each
+    cell's neighbourhood within a level and checking upward across levels only,
+    on `threads` threads (the result does not depend on how many). Sizes up to
+    1e150 and coordinates up to 1e160 (world units) are accepted.
+
+    Parameters
+    ----------
+    hierarchy_factor : float
+        Ratio of the cell sizes of neighbouring levels, from 1.1 to 1e6 (default 2).
+    density : float
+        Objects per table cell, in (0, 64] (default 0.125), past which a level's
+        table doubles its side.
+    threads : int
+        From 1 to 256 (default 1): threads for batch moves and the pair pass.
+
+    Raises ValueError naming a bad argument. The methods raise as SpatialIndex
+    says.
+
+    Attributes
+    ----------
+    hierarchy_factor, density : float
+    threads : int
+        The arguments above (read-only).
+    """
+
+    def __cinit__(self, hierarchy_factor=2.0, density=0.125, threads=1):
+        init_hierarchical(self, hierarchy_factor, density, threads)
+
+    def __dealloc__(self):
+        free_hierarchical(self)
+
+    def __repr__(self):
+        return hierarchical_repr(self)
+
+    level_of_id = level_of_id
+    stats = hierarchical_stats
+
+
+# The functions are the classes' methods now, not the module's.
+del (safe_magnitude, broad_phase_pairs, narrow_phase_checks, threads_of)
+del (insert_rect, insert_circle, update_rect, update_bounds, update_circle, set_filter, filter_of,
+     remove, clear, handle, bounds, circle_of, ids, is_colliding)
+del (query_nearby, query_nearby_at, query_rect, query_point, query_radius, query_swept,
+     query_nearest, query_nearest_many, raycast, raycast_all, raycast_many, query_rects)
+del (pairs, pair_ids, pair_event_ids, pair_events, end_pairs_of, candidate_ids, last_phase_ms)
+del (copy_into, validate, insert_rects, insert_circles, update_rects, update_boxes, update_circles,
+     set_filters, remove_many)
+del (is_large, uniform_stats, level_of_id, hierarchical_stats)

@@ -1,0 +1,94 @@
+# Conversions from what callers hand us (tuples, numpy rows, Godot vectors and boxes)
+# into plain floats. Shape errors are TypeError; value checks happen in the core.
+# Names for messages are put together only when there is an error to report.
+
+cdef inline double as_number(object v, str name, str part) except? -1.0:
+    if type(v) is float:
+        return <double>v
+    if v is None or isinstance(v, (str, bytes)):
+        raise TypeError(f"{name}{part} must be a number, got {v!r}")
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}{part} must be a number, got {v!r}") from None
+
+
+cdef inline bint is_sequence(object v):
+    """Indexable as a sequence without side effects. Strings are not, and neither
+    is a mapping: Godot's Dictionaries answer a missing key such as 0 with null
+    or by inserting it, so indexing one could change the caller's value."""
+    return not isinstance(v, (str, bytes)) and not hasattr(v, "keys")
+
+
+cdef inline int vector_into(object v, str name, double* out) except -1:
+    """The D numbers of a D-sequence or of anything with .x, .y (and in 3D .z),
+    a Godot Vector2 or Vector3, into out[0:D] as C doubles."""
+    cdef int a
+    if type(v) is tuple and len(<tuple>v) == D:
+        for a in range(D):
+            out[a] = as_number((<tuple>v)[a], name, AXIS_PARTS[a])
+        return 0
+    if has_axes(v):
+        for a in range(D):
+            out[a] = as_number(getattr(v, AXIS_NAMES[a]), name, AXIS_PARTS[a])
+        return 0
+    if is_sequence(v):
+        try:
+            if len(v) == D:
+                for a in range(D):
+                    out[a] = as_number(v[a], name, AXIS_PARTS[a])
+                return 0
+        except TypeError:
+            pass
+    raise TypeError(f"{name} must be a {VECTOR} or an ({', '.join(AXIS_NAMES[:D])}) "
+                    f"{'pair' if D == 2 else 'triple'}, got {v!r}")
+
+
+cdef inline bint has_axes(object v):
+    cdef int a
+    for a in range(D):
+        if not hasattr(v, AXIS_NAMES[a]):
+            return False
+    return True
+
+
+cdef inline int bounds_into(object r, str name, double* at, double* size) except -1:
+    """A box's corner and sizes (D numbers each) into `at` and `size`, as C
+    doubles, from a 2D-sequence (x, y, width, height in 2D) or anything with
+    .position and .size (a Godot Rect2 or AABB)."""
+    cdef int a
+    if type(r) is tuple and len(<tuple>r) == 2 * D:
+        for a in range(D):
+            at[a] = as_number((<tuple>r)[a], name, AXIS_PARTS[a])
+        for a in range(D):
+            size[a] = as_number((<tuple>r)[D + a], name, SIZE_PARTS[a])
+        return 0
+    if hasattr(r, "position") and hasattr(r, "size"):
+        vector_into(r.position, name + ".position", at)
+        vector_into(r.size, name + ".size", size)
+        return 0
+    if is_sequence(r):
+        try:
+            if len(r) == 2 * D:
+                for a in range(D):
+                    at[a] = as_number(r[a], name, AXIS_PARTS[a])
+                for a in range(D):
+                    size[a] = as_number(r[D + a], name, SIZE_PARTS[a])
+                return 0
+        except TypeError:
+            pass
+    raise TypeError(f"{name} must be {A_BOUNDS} or an ({', '.join(AXIS_NAMES[:D])}, "
+                    f"{', '.join(SIZE_NAMES[:D])}) tuple, got {r!r}")
+
+
+cdef tuple read_vector(object v, str name):
+    cdef double at[D]
+    vector_into(v, name, at)
+    return axes_tuple(at)
+
+
+cdef tuple read_bounds(object r, str name):
+    cdef double at[D]
+    cdef double size[D]
+    bounds_into(r, name, at, size)
+    return axes_tuple(at) + axes_tuple(size)
