@@ -195,9 +195,11 @@ cdef int32_t hierarchical_level_index(HierarchicalGridD self, int32_t exponent) 
     for k in range(self.hierarchy.n_levels):
         if self.hierarchy.levels[k].exponent == exponent:
             return <int32_t>k
-    if grow_array(<void**>&self.hierarchy.levels, &self.hierarchy.levels_cap, self.hierarchy.n_levels + 1, sizeof(Level)) < 0:
+    if grow_array(<void**>&self.hierarchy.levels, &self.hierarchy.levels_cap,
+                  self.hierarchy.n_levels + 1, sizeof(Level)) < 0:
         return -1
-    if grow_array(<void**>&self.hierarchy.order, &self.hierarchy.order_cap, self.hierarchy.n_levels + 1, sizeof(int32_t)) < 0:
+    if grow_array(<void**>&self.hierarchy.order, &self.hierarchy.order_cap,
+                  self.hierarchy.n_levels + 1, sizeof(int32_t)) < 0:
         return -1
     L = &self.hierarchy.levels[self.hierarchy.n_levels]
     if level_init(L, INITIAL_WBITS) < 0:

@@ -150,7 +150,8 @@ cdef int all_pairs(SpatialIndexD self) noexcept nogil:
                 continue
             passed += 1
             put_pair(self.state.found.ids + 2 * self.state.found.n, <int32_t>a, <int32_t>b)
-            self.state.found.n += self.state.keep_candidates or shapes_meet(&self.state.body[a], &self.state.body[b])
+            self.state.found.n += self.state.keep_candidates \
+                or shapes_meet(&self.state.body[a], &self.state.body[b])
     self.state.broad_phase_count = tested
     self.state.narrow_phase_count = passed
     self.hits = self.state.found.n

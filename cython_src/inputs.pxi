@@ -177,6 +177,13 @@ cdef inline tuple axes_tuple(const double* v):
     return (v[0], v[1], v[2])
 
 
+cdef inline tuple box_tuple(const double* at, const double* size):
+    """A box's corner then its sizes (D numbers each) as one tuple of floats."""
+    if D == 2:
+        return (at[0], at[1], size[0], size[1])
+    return (at[0], at[1], at[2], size[0], size[1], size[2])
+
+
 cdef str shown(const double* v):
     """v's D numbers as a message shows them: their reprs, comma-separated."""
     return ", ".join([repr(x) for x in axes_tuple(v)])

@@ -276,7 +276,7 @@ def bounds(SpatialIndexD self, object_id):
     shape_box(&self.state.body[_check_id(self, object_id)], &b)
     for a in range(D):
         size[a] = b.hi[a] - b.lo[a]
-    return axes_tuple(b.lo) + axes_tuple(size)
+    return box_tuple(b.lo, size)
 
 
 cdef object circle_tuple(SpatialIndexD self, object_id):
@@ -285,7 +285,9 @@ cdef object circle_tuple(SpatialIndexD self, object_id):
     cdef const Shape* b = &self.state.body[_check_id(self, object_id)]
     if not shape_is_circle(b):
         return None
-    return axes_tuple(b.p) + (b.p[D],)
+    if D == 2:
+        return (b.p[0], b.p[1], b.p[D])
+    return (b.p[0], b.p[1], b.p[2], b.p[D])
 
 
 def ids(SpatialIndexD self):

@@ -114,7 +114,8 @@ cdef object _pair_changes(SpatialIndexD self):
     if grow_array(<void**>&self.state.seen, &self.state.seen_cap, n, sizeof(Touch)) < 0:
         raise MemoryError()
     for j in range(n):
-        self.state.seen[j].key = (<int64_t>self.state.found.ids[2 * j] << 32) | self.state.found.ids[2 * j + 1]
+        self.state.seen[j].key = ((<int64_t>self.state.found.ids[2 * j] << 32)
+                                  | self.state.found.ids[2 * j + 1])
         self.state.seen[j].gen_a = self.state.generation[self.state.found.ids[2 * j]]
         self.state.seen[j].gen_b = self.state.generation[self.state.found.ids[2 * j + 1]]
     qsort(self.state.seen, n, sizeof(Touch), key_order)
@@ -126,8 +127,10 @@ cdef object _pair_changes(SpatialIndexD self):
         while p < self.state.n_touching or c < n:
             # The heads of both lists: a key in one only began or ended; in
             # both, it goes on unless an object was removed in between.
-            old = p < self.state.n_touching and (c == n or self.state.touching[p].key <= self.state.seen[c].key)
-            new = c < n and (p == self.state.n_touching or self.state.seen[c].key <= self.state.touching[p].key)
+            old = p < self.state.n_touching and (
+                c == n or self.state.touching[p].key <= self.state.seen[c].key)
+            new = c < n and (
+                p == self.state.n_touching or self.state.seen[c].key <= self.state.touching[p].key)
             same = old and new and self.state.seen[c].gen_a == self.state.touching[p].gen_a \
                 and self.state.seen[c].gen_b == self.state.touching[p].gen_b
             if old and not same:

@@ -58,7 +58,7 @@ cdef Py_ssize_t distinct_cells(const int64_t* corners, Py_ssize_t n, int32_t shi
 
 
 cdef double alone_share(HierarchicalGridD g, const double* corners, Py_ssize_t n, int32_t exponent,
-                         int64_t* cells) noexcept nogil:
+                        int64_t* cells) noexcept nogil:
     """The share of the n points in `corners` (D numbers each) that would be
     alone in the cells of level `exponent`, -1 if out of memory; `cells` has
     room for D numbers per point."""
@@ -120,7 +120,8 @@ cdef void respace(HierarchicalGridD g) noexcept nogil:
                 exponent = start
     free(corners)
     free(cells)
-    if m < SPACING_SAMPLE or share < 0.0 or (g.hierarchy.has_point_level and exponent == g.hierarchy.point_exponent):
+    if m < SPACING_SAMPLE or share < 0.0 or (g.hierarchy.has_point_level
+                                             and exponent == g.hierarchy.point_exponent):
         return
     g.hierarchy.point_exponent = exponent
     g.hierarchy.has_point_level = True
@@ -128,7 +129,8 @@ cdef void respace(HierarchicalGridD g) noexcept nogil:
         if not g.state.live[i]:
             continue
         shape_box(&g.state.body[i], &box)
-        if hierarchical_need(g, &box) > 0.0 or hierarchical_fits(g, &g.hierarchy.levels[g.hierarchy.level_of[i]], &box):
+        if hierarchical_need(g, &box) > 0.0 \
+                or hierarchical_fits(g, &g.hierarchy.levels[g.hierarchy.level_of[i]], &box):
             continue
         target = hierarchical_level_index(g, hierarchical_exponent_for(g, &box))
         if target < 0 or _reserve_member(g, &g.hierarchy.levels[target]) < 0:

@@ -217,7 +217,8 @@ cdef list every_hit(SpatialIndexD self, const double* start, const double* end, 
 
 def raycast_many(SpatialIndexD self, rays, bint all_hits=False, mask=0xFFFFFFFF):
     """Many ray casts at once: `rays` is an (m, 4) array of (x0, y0, x1, y1)
-    rows in world units (in 3D (m, 6) of (x0, y0, z0, x1, y1, z1)); each ray's first hit, or every hit if all_hits.
+    rows in world units (in 3D (m, 6) of (x0, y0, z0, x1, y1, z1)); each ray's
+    first hit, or every hit if all_hits.
     Returns (offsets, ids, fractions, points, normals): offsets an (m + 1,)
     int64 array; ids (int32 object ids, not handles), fractions (float64),
     points and normals ((k, 2) float64, in 3D (k, 3)) of ray j's hits, earliest first, at

@@ -54,7 +54,8 @@ cdef Py_ssize_t collect_hits(SpatialIndexD index, Query* q) noexcept nogil:
         start[a] = q.box.lo[a]
         along[a] = q.along[a]
     _collect(index, q)
-    if grow_array(<void**>&index.state.ray_hits, &index.state.ray_hits_cap, index.state.out_n, sizeof(RayHit)) < 0:
+    if grow_array(<void**>&index.state.ray_hits, &index.state.ray_hits_cap, index.state.out_n,
+                  sizeof(RayHit)) < 0:
         return -1
     for j in range(index.state.out_n):
         i = index.state.out[j]

@@ -25,9 +25,11 @@ cdef int validate_ids(SpatialIndexD index) except -1:
     cdef Box bounds
     cdef bytearray freed
     if not (0 <= index.state.n_live <= index.state.obj_hi <= index.state.obj_cap and 0 <= index.state.n_free):
-        broken(index, f"counts: {index.state.n_live} live of {index.state.obj_hi} ids, capacity {index.state.obj_cap}")
+        broken(index, f"counts: {index.state.n_live} live of {index.state.obj_hi} ids, "
+                      f"capacity {index.state.obj_cap}")
     if index.state.n_live + index.state.n_free != index.state.obj_hi:
-        broken(index, f"{index.state.n_live} live ids and {index.state.n_free} free ids, but {index.state.obj_hi} handed out")
+        broken(index, f"{index.state.n_live} live ids and {index.state.n_free} free ids, "
+                      f"but {index.state.obj_hi} handed out")
     if len(index.handles) > index.state.obj_hi:
         broken(index, f"{len(index.handles)} handles for {index.state.obj_hi} ids")
     for k in range(index.state.named_cap):
@@ -132,7 +134,8 @@ cdef int validate_uniform(UniformGridD grid) except -1:
                     or grid.cells.large[grid.state.slot[i]] != i:
                 broken(grid, f"large id {i}: cell {grid.state.home[i]}, large-list slot {grid.state.slot[i]}")
             large += 1
-        elif grid.state.home[i] < 0 or not 0 <= grid.state.slot[i] < L.n or L.members[grid.state.slot[i]] != i:
+        elif grid.state.home[i] < 0 or not 0 <= grid.state.slot[i] < L.n \
+                or L.members[grid.state.slot[i]] != i:
             broken(grid, f"id {i} over cells {r} is not in the table (cell {grid.state.home[i]}, "
                          f"slot {grid.state.slot[i]})")
         elif not uniform_within_spans(grid, &r):
@@ -174,11 +177,13 @@ cdef int validate_hierarchical(HierarchicalGridD grid) except -1:
         if not grid.state.live[i]:
             continue
         li = grid.hierarchy.level_of[i]
-        if not 0 <= li < grid.hierarchy.n_levels or grid.hierarchy.levels[li].members[grid.state.slot[i]] != i:
+        if not 0 <= li < grid.hierarchy.n_levels \
+                or grid.hierarchy.levels[li].members[grid.state.slot[i]] != i:
             broken(grid, f"id {i}: level {li}, member slot {grid.state.slot[i]}")
         L = &grid.hierarchy.levels[li]
         shape_box(&grid.state.body[i], &box)
-        if hierarchical_need(grid, &box) == 0.0 and grid.hierarchy.has_point_level and L.exponent < grid.hierarchy.point_exponent:
+        if hierarchical_need(grid, &box) == 0.0 and grid.hierarchy.has_point_level \
+                and L.exponent < grid.hierarchy.point_exponent:
             broken(grid, f"point {i} lives in level {li} (exponent {L.exponent}), not the "
                          f"points' level (exponent {grid.hierarchy.point_exponent})")
         if not (L.cell >= hierarchical_need(grid, &box) and farthest(&box) * L.inv < PRECISE_CELLS

@@ -3,7 +3,7 @@
 
 
 def insert_rect(SpatialIndexD self, double x, double y, double width, double height,
-                     handle=None, layer=1, mask=0xFFFFFFFF):
+                handle=None, layer=1, mask=0xFFFFFFFF):
     """Add the box from (x, y) to (x + width, y + height), in world units;
     returns its id (int). The handle (default, or None: the id) is what queries return.
     `layer` and `mask` are its collision layers and the layers it looks for
@@ -16,7 +16,7 @@ def insert_rect(SpatialIndexD self, double x, double y, double width, double hei
 
 
 def insert_circle(SpatialIndexD self, double x, double y, double radius, handle=None,
-                      layer=1, mask=0xFFFFFFFF):
+                  layer=1, mask=0xFFFFFFFF):
     """Add the disc of centre (x, y) and radius `radius`, in world units;
     returns its id (int). handle, layer and mask as in insert_rect. Raises as
     insert_rect does."""
@@ -25,7 +25,7 @@ def insert_circle(SpatialIndexD self, double x, double y, double radius, handle=
 
 
 def update_rect(SpatialIndexD self, object_id, double x, double y,
-                     double width, double height):
+                double width, double height):
     """Move/resize object `object_id` to the box from (x, y) to
     (x + width, y + height), in world units; cheap if it stays in its cells.
     Raises KeyError for an unknown id, ValueError for a bad number or a box out

@@ -24,7 +24,7 @@ def query_nearby_at(SpatialIndexD self, pos, size=(0.0, 0.0), mask=0xFFFFFFFF):
 
 
 def query_rect(SpatialIndexD self, double x, double y, double width, double height,
-                    bint exact=False, mask=0xFFFFFFFF):
+               bint exact=False, mask=0xFFFFFFFF):
     """Like query_nearby; with exact=True, only the handles of the objects that
     overlap the box. Raises as query_nearby does."""
     cdef double at[D]

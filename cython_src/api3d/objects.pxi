@@ -3,7 +3,7 @@
 
 
 def insert_box(SpatialIndexD self, double x, double y, double z, double width, double height, double depth,
-                    handle=None, layer=1, mask=0xFFFFFFFF):
+               handle=None, layer=1, mask=0xFFFFFFFF):
     """Add the box from (x, y, z) to (x + width, y + height, z + depth), in world units;
     returns its id (int). The handle (default, or None: the id) is what queries return.
     `layer` and `mask` are its collision layers and the layers it looks for
@@ -16,7 +16,7 @@ def insert_box(SpatialIndexD self, double x, double y, double z, double width, d
 
 
 def insert_sphere(SpatialIndexD self, double x, double y, double z, double radius, handle=None,
-                      layer=1, mask=0xFFFFFFFF):
+                  layer=1, mask=0xFFFFFFFF):
     """Add the sphere of centre (x, y, z) and radius `radius`, in world units;
     returns its id (int). handle, layer and mask as in insert_box. Raises as
     insert_box does."""
@@ -25,7 +25,7 @@ def insert_sphere(SpatialIndexD self, double x, double y, double z, double radiu
 
 
 def update_box(SpatialIndexD self, object_id, double x, double y, double z,
-                    double width, double height, double depth):
+               double width, double height, double depth):
     """Move/resize object `object_id` to the box from (x, y, z) to
     (x + width, y + height, z + depth), in world units; cheap if it stays in its cells.
     Raises KeyError for an unknown id, ValueError for a bad number or a box out

@@ -24,7 +24,7 @@ def query_nearby_at(SpatialIndexD self, pos, size=(0.0, 0.0, 0.0), mask=0xFFFFFF
 
 
 def query_box(SpatialIndexD self, double x, double y, double z, double width, double height, double depth,
-                   bint exact=False, mask=0xFFFFFFFF):
+              bint exact=False, mask=0xFFFFFFFF):
     """Like query_nearby; with exact=True, only the handles of the objects that
     overlap the box. Raises as query_nearby does."""
     cdef double at[D]
@@ -78,7 +78,8 @@ def query_nearest(SpatialIndexD self, double x, double y, double z, k=1, double 
     return nearest_query(self, axes_of(point, x, y, z), k, max_distance, mask)
 
 
-def raycast(SpatialIndexD self, double x0, double y0, double z0, double x1, double y1, double z1, mask=0xFFFFFFFF):
+def raycast(SpatialIndexD self, double x0, double y0, double z0, double x1, double y1, double z1,
+            mask=0xFFFFFFFF):
     """The first object the segment from (x0, y0, z0) to (x1, y1, z1) meets, in world
     units: (handle, fraction of the way, (x, y, z) of the hit, (nx, ny, nz) the unit
     surface normal there), or None. An object containing the start is met
@@ -92,7 +93,8 @@ def raycast(SpatialIndexD self, double x0, double y0, double z0, double x1, doub
     return first_hit(self, axes_of(start, x0, y0, z0), axes_of(end, x1, y1, z1), mask)
 
 
-def raycast_all(SpatialIndexD self, double x0, double y0, double z0, double x1, double y1, double z1, mask=0xFFFFFFFF):
+def raycast_all(SpatialIndexD self, double x0, double y0, double z0, double x1, double y1, double z1,
+                mask=0xFFFFFFFF):
     """Every object the segment meets, as raycast's tuples, earliest first.
     Raises as raycast does."""
     cdef double start[D]
