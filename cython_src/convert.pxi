@@ -20,13 +20,24 @@ cdef inline bint is_sequence(object v):
     return not isinstance(v, (str, bytes)) and not hasattr(v, "keys")
 
 
+cdef inline int tuple_into(tuple items, Py_ssize_t first, str name, double* out,
+                           str part_0, str part_1, str part_2) except -1:
+    """items[first:first + D] into out[0:D]; the parts name the numbers in
+    messages. Each number by its place, as the caller's tuple literal reads:
+    the common case of every call that takes a vector or a box."""
+    out[0] = as_number(items[first], name, part_0)
+    out[1] = as_number(items[first + 1], name, part_1)
+    if D == 3:
+        out[D - 1] = as_number(items[first + D - 1], name, part_2)
+    return 0
+
+
 cdef inline int vector_into(object v, str name, double* out) except -1:
     """The D numbers of a D-sequence or of anything with .x, .y (and in 3D .z),
     a Godot Vector2 or Vector3, into out[0:D] as C doubles."""
     cdef int a
     if type(v) is tuple and len(<tuple>v) == D:
-        for a in range(D):
-            out[a] = as_number((<tuple>v)[a], name, AXIS_PARTS[a])
+        tuple_into(<tuple>v, 0, name, out, ".x", ".y", ".z")
         return 0
     if hasattr(v, "x") and hasattr(v, "y") and (D == 2 or hasattr(v, "z")):
         # Each axis by name: an attribute named in the code is looked up by an
@@ -54,10 +65,8 @@ cdef inline int bounds_into(object r, str name, double* at, double* size) except
     .position and .size (a Godot Rect2 or AABB)."""
     cdef int a
     if type(r) is tuple and len(<tuple>r) == 2 * D:
-        for a in range(D):
-            at[a] = as_number((<tuple>r)[a], name, AXIS_PARTS[a])
-        for a in range(D):
-            size[a] = as_number((<tuple>r)[D + a], name, SIZE_PARTS[a])
+        tuple_into(<tuple>r, 0, name, at, ".x", ".y", ".z")
+        tuple_into(<tuple>r, D, name, size, ".width", ".height", ".depth")
         return 0
     if hasattr(r, "position") and hasattr(r, "size"):
         vector_into(r.position, name + ".position", at)
