@@ -247,7 +247,6 @@ ctypedef struct PairChunk:
     Py_ssize_t passed_cap
 
 
-
 # What every index keeps in C (spatial_index.pxi): every object's id, shape,
 # filter and links in its cell's list, the queries' and the pair pass's buffers.
 # SpatialIndex itself keeps no cells; the grids fill in the links.
@@ -255,9 +254,9 @@ ctypedef struct IndexState:
     Shape* body            # per id: its shape
     uint8_t* live          # per id: 1 while it names an object
     Filter* filter         # per id: its collision layer and mask; NULL until an
-                                # object is given other than the default (own_filters)
+                           # object is given other than the default (own_filters)
     Py_ssize_t n_filtered  # live objects whose filter is not the default: while
-                                # there are none, the pair pass skips the filter test
+                           # there are none, the pair pass skips the filter test
     int32_t* free_ids
     Py_ssize_t obj_cap, obj_hi, n_live, n_free
     uint64_t* named        # one bit per id, all clear between calls: the ids a batch
@@ -297,8 +296,6 @@ ctypedef struct IndexState:
     Py_ssize_t row_state_cap
 
 
-
-
 # What a uniform grid keeps besides (uniform.pxi).
 ctypedef struct UniformCells:
     double origin[D]       # the world point where cell (0, ...) begins
@@ -318,16 +315,14 @@ ctypedef struct UniformCells:
     Py_ssize_t packed_range_cap
     Py_ssize_t packed_n        # how many it packed
     bint exact_homes           # its windows of the wrapped table hold only homes in
-                                    # the world cells they name (set by pack_ranges)
+                               # the world cells they name (set by pack_ranges)
     int32_t* meeting           # the pair pass's meeting pairs of packed objects
     Py_ssize_t meeting_cap
     CellPairs* cell_pairs      # the pair pass while no object covers over two cells a side
     uint64_t membership        # bumped whenever an object enters the table: with its
-                                    # count, it tells whether the table holds other objects
+                               # count, it tells whether the table holds other objects
     bint meetings_pending      # ... which counts its candidates' meetings only when asked
     NearestLevel nearest_table   # the table as a nearest-object search reads it
-
-
 
 
 # What a hierarchical grid keeps besides (hierarchical.pxi).

@@ -1,7 +1,15 @@
 # What both dimensions' modules (_core.pyx, _core3d.pyx) are made of, in the
-# order they are read: C declarations, then one include file per concept, all
-# of them compiled for D axes (kernels/dimension.hpp). Each module adds the
-# words and the classes of its dimension (api2d/, api3d/).
+# order they are read. The 2D and the 3D core are one source, compiled for D
+# axes (the C macro SPATIAL_HASH_DIMENSION, kernels/dimension.hpp): C
+# declarations, then one file per concept (narrow-phase shapes, input checks,
+# collision layers, objects, queries and ray casts, the pair search, batches,
+# the hooks by which each grid does things its own way, the cell lists, the
+# uniform and the hierarchical grid, the batch move compiled for each grid,
+# and the check of every invariant behind validate()). What differs per
+# dimension is what Python sees: the names and arguments of the calls that
+# take one number per axis, their docstrings, and the classes, which each
+# module adds from api2d/ or api3d/. The structs and the classes' fields are
+# declared once, in contract.pxi.
 from libc.stdlib cimport calloc, malloc, qsort, realloc, free
 from libc.string cimport memcmp, memcpy, memset
 

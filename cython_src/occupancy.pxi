@@ -19,7 +19,6 @@ cdef dict occupancy(Py_ssize_t objects, Py_ssize_t cells, Py_ssize_t members, Py
         levels, index.state.broad_phase_count, index.state.narrow_phase_count, index.hits)))
 
 
-
 cdef object covered_cells(const CellRange* ranges, const int32_t* members, Py_ssize_t n):
     """(keys, counts): every cell covered by the ranges ranges[members[k]] for
     k < n (ranges[k] if members is NULL), in ascending order, and how many of

@@ -81,8 +81,6 @@ cdef list radius_query(SpatialIndexD self, const double* center, double radius, 
     return _run_query(self, &q, "query ", center, size)
 
 
-
-
 cdef list swept_query(SpatialIndexD self, const double* start, const double* stop,
                       const double* size, object mask):
     cdef Query q
@@ -100,8 +98,6 @@ cdef list swept_query(SpatialIndexD self, const double* start, const double* sto
         if not isfinite(q.along[a]):
             raise ValueError(f"path from ({shown(start)}) to ({shown(stop)}) is too long")
     return _run_query(self, &q, "path ", stop, size)
-
-
 
 
 # ------------------------------------------------------------------ nearest
@@ -142,8 +138,6 @@ cdef list nearest_query(SpatialIndexD self, const double* point, object k,
         self.state.out[j] = self.state.nearby[j].id
     self.state.out_n = n
     return _out_handles(self)
-
-
 
 
 def query_nearest_many(SpatialIndexD self, points, k=1, double max_distance=INFINITY, mask=0xFFFFFFFF):

@@ -27,8 +27,6 @@ cdef inline bint circle_box(const Circle* c, const Box* b) noexcept nogil:
     return circle_box_numbers(c.center, b.lo)
 
 
-
-
 cdef inline void rect_shape(const double* at, const double* size, Shape* s) noexcept nogil:
     """The box from corner `at` of sizes `size`, its numbers checked."""
     cdef int a

@@ -7,10 +7,11 @@
 # the same cost).
 
 
-cdef void init_index(SpatialIndexD self):
+cdef int init_index(SpatialIndexD self) except -1:
     self.handles = []
     self.departed = {}
     self.state.threads = 1
+    return 0
 
 
 cdef void free_index(SpatialIndexD self) noexcept:

@@ -39,7 +39,6 @@ cdef enum:
     WINDOW_LISTS = 32
 
 
-
 cdef inline void walk_window(Grid grid, const Query* q, const Level* L, const int64_t* start,
                              const int64_t* count) noexcept nogil:
     """Offer the objects at home in the cells start[a] .. start[a] + count[a] - 1

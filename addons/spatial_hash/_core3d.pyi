@@ -1,18 +1,6 @@
 """Type stubs for the compiled 3D core (spatial_hash._core3d; tests/test_core_stubs.py
-holds them to the module), for editors and type checkers. Coordinates and sizes are
-world units (floats); ids are the index's own non-negative ints, reused after removal;
-a handle is whatever was stored with an object (its id by default) and is what queries
-return. Arguments typed float raise TypeError when they are not numbers. Bad values
-raise ValueError naming them (NaN or infinite coordinates, negative sizes, objects out
-of the index's range); unknown ids raise KeyError; running out of memory raises
-MemoryError; a call made while another thread's call holds the index raises
-RuntimeError. The compiled classes' docstrings say what each method takes, returns and
-raises.
-
-Collision layers: every object has a 32-bit layer and mask (default 1 and all
-bits); a pair is reported when either one's mask has a bit of the other's
-layer, and a query's `mask` returns only objects on one of its layers. Layers
-and masks outside 0 .. 2**32 - 1 raise ValueError."""
+holds them to the module), for editors and type checkers. Units, ids, handles, the
+errors raised and collision layers are as the 2D core's stubs (_core.pyi) say."""
 from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
