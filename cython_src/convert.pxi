@@ -61,8 +61,8 @@ cdef inline int vector_into(object v, str name, double* out) except -1:
 
 cdef inline int bounds_into(object r, str name, double* at, double* size) except -1:
     """A box's corner and sizes (D numbers each) into `at` and `size`, as C
-    doubles, from a 2D-sequence (x, y, width, height in 2D) or anything with
-    .position and .size (a Godot Rect2 or AABB)."""
+    doubles, from a sequence of 2 * D numbers (x, y, width, height in 2D) or
+    anything with .position and .size (a Godot Rect2 or AABB)."""
     cdef int a
     if type(r) is tuple and len(<tuple>r) == 2 * D:
         tuple_into(<tuple>r, 0, name, at, ".x", ".y", ".z")

@@ -231,10 +231,10 @@ cdef void* _batch_room(SpatialIndexD self, Py_ssize_t size) noexcept nogil:
     return self.state.batch_results
 
 
-cdef tuple box_queries(SpatialIndexD self, object boxes, str name, bint exact, object mask):
-    """query_rects (query_boxes in 3D) of `boxes`, named `name` in messages."""
+cdef tuple box_queries(SpatialIndexD self, object boxes, bint exact, object mask):
+    """query_rects (query_boxes in 3D)."""
     cdef uint32_t layers = check_bits(mask, "mask")
-    cdef const double[:, ::1] rows = as_rows(boxes, 2 * D, name)
+    cdef const double[:, ::1] rows = as_rows(boxes, 2 * D, RECTS)
     cdef Py_ssize_t k, m = rows.shape[0], total = 0, bad = 0
     cdef Query q
     cdef int failed = 0, code = 0
@@ -251,7 +251,7 @@ cdef tuple box_queries(SpatialIndexD self, object boxes, str name, bint exact, o
                 bad = k
                 break
     if code:
-        raise input_error(code, f"{name}[{bad}]: ", &rows[bad, 0], &rows[bad, D],
+        raise input_error(code, f"{RECTS}[{bad}]: ", &rows[bad, 0], &rows[bad, D],
                           _cell_hint(self))
     offsets = np.empty(m + 1, dtype=np.int64)
     off = offsets

@@ -110,4 +110,4 @@ def query_rects(SpatialIndexD self, rects, bint exact=False, mask=0xFFFFFFFF):
     rects[k]; in a UniformGrid, also a box out of range) or a bad
     mask, MemoryError, or RuntimeError if another thread's call holds the
     index."""
-    return box_queries(self, rects, "rects", exact, mask)
+    return box_queries(self, rects, exact, mask)

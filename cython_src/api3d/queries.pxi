@@ -112,4 +112,4 @@ def query_boxes(SpatialIndexD self, boxes, bint exact=False, mask=0xFFFFFFFF):
     boxes[k]; in a UniformGrid3D, also a box out of range) or a bad
     mask, MemoryError, or RuntimeError if another thread's call holds the
     index."""
-    return box_queries(self, boxes, "boxes", exact, mask)
+    return box_queries(self, boxes, exact, mask)
