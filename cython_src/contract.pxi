@@ -59,6 +59,7 @@ cdef enum InputCheck:
 ctypedef struct Filter:
     uint32_t layer
     uint32_t mask
+    uint32_t is_static  # 1 for a static object: two static objects never pair
 
 
 cdef extern from "cell_pairs.hpp" namespace "spatial_hash" nogil:
@@ -294,6 +295,30 @@ ctypedef struct IndexState:
     Py_ssize_t growths     # tables grown so far: a batch move's noted homes go stale
     int32_t* row_state     # per row of a batch move: its new home, or -1
     Py_ssize_t row_state_cap
+    # What changed since the last pair pass (changed_pairs.pxi): per id, a
+    # byte of PassMark bits; the ids marked CHANGED in the order they were
+    # marked; the pairs of `found` that are kept pairs (its first n_kept).
+    uint8_t* marks
+    int32_t* changed
+    Py_ssize_t n_changed
+    bint too_many_changed  # past changed_limit: the next pass is a full one
+    Py_ssize_t n_kept
+    bint pairs_fresh       # `found` holds the last pair pass's pairs (not candidates)
+    bint counts_stale      # the counters are not yet those of a full pass
+    PairPass last_pass
+
+
+cdef enum PassMark:
+    CHANGED = 1            # inserted, moved, removed or refiltered since the last pair pass
+    KEPT = 2               # may be in one of the kept pairs (never clear while it is)
+
+
+cdef enum PairPass:
+    # Which way the last pair pass went (last_pair_pass()).
+    PASS_NONE = 0          # no pass yet
+    PASS_FULL = 1          # every object tested
+    PASS_CHANGED = 2       # what changed tested against everything near it
+    PASS_UNCHANGED = 3     # nothing changed: the last pairs stand
 
 
 # What a uniform grid keeps besides (uniform.pxi).

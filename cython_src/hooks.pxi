@@ -99,6 +99,15 @@ cdef int _prepare_query(SpatialIndexD self, Query* q) noexcept nogil:
     return INPUT_OK
 
 
+cdef inline void _near_query(SpatialIndexD self, int32_t i, Query* q) noexcept nogil:
+    """Aim q, a query of cells, at live object i's own cells: _collect then
+    returns every object whose box can meet i's (and i itself)."""
+    if self.state.kind == UNIFORM_GRID:
+        q.cells = (<UniformGridD>self).cells.range[i]
+    else:
+        shape_box(&self.state.body[i], &q.box)
+
+
 cdef void _collect(SpatialIndexD self, Query* q) noexcept nogil:
     """Fill `out` with the ids q selects, each once."""
     if self.state.kind == UNIFORM_GRID:
@@ -160,7 +169,10 @@ cdef int all_pairs(SpatialIndexD self) noexcept nogil:
 
 cdef int _resolve_broad_phase(SpatialIndexD self) except -1:
     """Finish broad_phase_count and narrow_phase_count if the last pair pass left
-    part of them to count when asked; the caller holds the claim."""
+    part of them to count when asked, or was a pass over what changed (whose
+    counters are a full pass's, counted now); the caller holds the claim."""
+    if self.state.counts_stale:
+        recount(self)
     if self.state.kind == UNIFORM_GRID:
         return uniform_broad_phase(<UniformGridD>self)
     return 0

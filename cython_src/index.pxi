@@ -78,6 +78,7 @@ def validate(SpatialIndexD self):
     cdef Claim claim
     _claim(self, claim)
     validate_ids(self)
+    validate_pass_marks(self)
     _validate_placement(self)
 
 
@@ -150,7 +151,8 @@ cdef object _new_ids(SpatialIndexD self, Py_ssize_t n, object handles):
 
 
 cdef int _commit_new(SpatialIndexD self, const int64_t[::1] ids, Py_ssize_t placed, object handles,
-                     const uint32_t[::1] layers, const uint32_t[::1] masks) except -1:
+                     const uint32_t[::1] layers, const uint32_t[::1] masks,
+                     const uint8_t[::1] statics) except -1:
     """Give the first `placed` new ids their handles and filters; return the
     rest unused."""
     cdef Py_ssize_t k, n = ids.shape[0]
@@ -160,7 +162,7 @@ cdef int _commit_new(SpatialIndexD self, const int64_t[::1] ids, Py_ssize_t plac
         if handles is not None:
             store[ids[k]] = handles[k]
         self.state.live[ids[k]] = 1
-        f.layer, f.mask = layers[k], masks[k]
+        f.layer, f.mask, f.is_static = layers[k], masks[k], statics[k]
         _set_filter(self, <int32_t>ids[k], &f)
     for k in range(n - 1, placed - 1, -1):
         self.state.free_ids[self.state.n_free] = <int32_t>ids[k]
@@ -193,17 +195,19 @@ cdef inline void _phase_times(SpatialIndexD self, double started, double settled
 
 
 cdef object _insert_rows(SpatialIndexD self, const double[:, ::1] rows, const double[::1] radii, handles,
-                         layers, masks):
+                         layers, masks, statics):
     cdef Py_ssize_t placed, n = rows.shape[0]
     cdef const uint32_t[::1] layer_v = as_bits(layers, n, DEFAULT_LAYER, "layers")
     cdef const uint32_t[::1] mask_v = as_bits(masks, n, EVERY_LAYER, "masks")
-    if not all_default_filters(layer_v, mask_v) and own_filters(self, self.state.obj_hi + n) < 0:
+    cdef const uint8_t[::1] static_v = as_flags(statics, n, "static")
+    if not (all_default_filters(layer_v, mask_v) and none_set(static_v)) \
+            and own_filters(self, self.state.obj_hi + n) < 0:
         raise MemoryError()
     ids = _new_ids(self, n, handles)
     cdef const int64_t[::1] idv = ids
     with nogil:
         placed = _attach_rows(self, idv, rows, radii)
-    _commit_new(self, idv, placed, handles, layer_v, mask_v)
+    _commit_new(self, idv, placed, handles, layer_v, mask_v, static_v)
     with nogil:
         _changed(self)
     return ids
@@ -216,6 +220,7 @@ cdef int _update_rows(SpatialIndexD self, ids, Py_ssize_t n, const Rows* batch) 
         raise ValueError(f"{idv.shape[0]} ids but {n} rows")
     check_ids(self, idv)
     with nogil:
+        mark_rows_changed(self, idv)
         failed = _move_rows(self, idv, batch)
         _changed(self)
     if failed:
@@ -224,24 +229,24 @@ cdef int _update_rows(SpatialIndexD self, ids, Py_ssize_t n, const Rows* batch) 
 
 
 cdef object insert_box_rows(SpatialIndexD self, object boxes, object handles, object layers,
-                            object masks):
+                            object masks, object statics):
     """insert_rects (insert_boxes in 3D)."""
     cdef const double[:, ::1] rows = as_rows(boxes, 2 * D, RECTS)
     cdef Claim claim
     _claim(self, claim)
     _validate_rects(self, rows)
-    return _insert_rows(self, rows, NO_RADII, handles, layers, masks)
+    return _insert_rows(self, rows, NO_RADII, handles, layers, masks, statics)
 
 
 cdef object insert_circle_rows(SpatialIndexD self, object centers, object radii,
-                               object handles, object layers, object masks):
+                               object handles, object layers, object masks, object statics):
     """insert_circles (insert_spheres in 3D)."""
     cdef const double[:, ::1] xy = as_rows(centers, D, "centers")
     cdef const double[::1] rad = as_radii(radii, xy.shape[0])
     cdef Claim claim
     _claim(self, claim)
     _validate_circles(self, xy, rad)
-    return _insert_rows(self, xy, rad, handles, layers, masks)
+    return _insert_rows(self, xy, rad, handles, layers, masks, statics)
 
 
 cdef int update_box_rows(SpatialIndexD self, object ids, object boxes) except -1:
@@ -300,7 +305,33 @@ def set_filters(SpatialIndexD self, ids, layers, masks):
         raise MemoryError()
     for k in range(n):
         f.layer, f.mask = layer_v[k], mask_v[k]
+        f.is_static = filter_of_id(self, idv[k]).is_static
         _set_filter(self, <int32_t>idv[k], &f)
+
+
+def set_statics(SpatialIndexD self, ids, statics):
+    """set_static for many objects: `ids` a 1-D integer array of n distinct
+    live ids, `statics` n bools or one for all. Everything is checked before
+    anything changes. Raises TypeError if `ids` is not a 1-D integer array,
+    KeyError for an unknown id, ValueError for a repeated id or a value
+    that is not a bool (naming static[k]), or RuntimeError if another
+    thread's call holds the index."""
+    cdef const int64_t[::1] idv = as_ids(ids)
+    cdef Py_ssize_t k, n = idv.shape[0]
+    cdef const uint8_t[::1] static_v = as_flags(statics, n, "static")
+    cdef Filter f
+    cdef Claim claim
+    _claim(self, claim)
+    check_ids(self, idv)
+    if self.state.filter == NULL and none_set(static_v):
+        return      # no object is static, and none becomes static
+    if own_filters(self, self.state.obj_hi) < 0:
+        raise MemoryError()
+    for k in range(n):
+        f = self.state.filter[idv[k]]
+        if f.is_static != static_v[k]:
+            f.is_static = static_v[k]
+            _set_filter(self, <int32_t>idv[k], &f)
 
 
 def remove_many(SpatialIndexD self, ids):

@@ -97,6 +97,8 @@ cdef int reserve_objects(SpatialIndexD index, Py_ssize_t need) noexcept nogil:
             or (index.state.filter != NULL
                 and grow_to(<void**>&index.state.filter, cap, new_cap, sizeof(Filter)) < 0) \
             or grow_to(<void**>&index.state.free_ids, cap, new_cap, sizeof(int32_t)) < 0 \
+            or grow_zeroed(<void**>&index.state.marks, cap, new_cap, sizeof(uint8_t)) < 0 \
+            or grow_to(<void**>&index.state.changed, cap, new_cap, sizeof(int32_t)) < 0 \
             or grow_array(<void**>&index.state.out, &index.state.out_cap, new_cap, sizeof(int32_t)) < 0 \
             or _grow_objects(index, cap, new_cap) < 0:
         return -1

@@ -104,7 +104,9 @@ cdef int32_t _add(SpatialIndexD self, object handle, const Shape* b, const Filte
 
 cdef inline void _set_filter(SpatialIndexD self, int32_t i, const Filter* f) noexcept nogil:
     """Give object i filter f: a caller that may give one other than the default
-    first makes the array (own_filters)."""
+    first makes the array (own_filters). Every insert and removal comes here,
+    so it notes i as changed for the next pair pass."""
+    mark_changed(self, i)
     if self.state.filter == NULL:
         return      # every object has the default filter, which f is
     self.state.n_filtered += (not is_default_filter(f)) - (not is_default_filter(&self.state.filter[i]))
@@ -121,12 +123,12 @@ cdef int32_t _check_id(SpatialIndexD self, object object_id) except -1:
 # ------------------------------------------------------------- single calls
 
 cdef object insert_box_at(SpatialIndexD self, const double* at, const double* size,
-                          object handle, object layer, object mask):
+                          object handle, object layer, object mask, object is_static):
     """Add the box from `at` to at + size; its id. What insert_rect (in 3D,
     insert_box) does once its numbers are read."""
     cdef Shape b
     cdef Filter f
-    read_filter(layer, mask, &f)
+    read_filter(layer, mask, is_static, &f)
     cdef Claim claim
     _claim(self, claim)
     _check_body(self, shape_from_rect(at, size, &b), &b, "", at, size)
@@ -134,11 +136,11 @@ cdef object insert_box_at(SpatialIndexD self, const double* at, const double* si
 
 
 cdef object insert_circle_at(SpatialIndexD self, const double* center, double radius,
-                             object handle, object layer, object mask):
+                             object handle, object layer, object mask, object is_static):
     """Add the circle (sphere) of centre `center`; its id."""
     cdef Shape b
     cdef Filter f
-    read_filter(layer, mask, &f)
+    read_filter(layer, mask, is_static, &f)
     cdef Claim claim
     _claim(self, claim)
     _check_circle(self, center, radius, &b)
@@ -163,6 +165,7 @@ cdef int _update_box(SpatialIndexD self, object_id, const double* at, const doub
     _claim(self, claim)
     i = _check_id(self, object_id)
     _check_body(self, shape_from_rect(at, size, &b), &b, "", at, size)
+    mark_changed(self, i)
     if _move(self, i, &b) < 0:
         raise MemoryError()
     _changed(self)
@@ -177,6 +180,7 @@ cdef int update_circle_at(SpatialIndexD self, object_id, const double* center,
     _claim(self, claim)
     i = _check_id(self, object_id)
     _check_circle(self, center, radius, &b)
+    mark_changed(self, i)
     if _move(self, i, &b) < 0:
         raise MemoryError()
     _changed(self)
@@ -192,12 +196,40 @@ def set_filter(SpatialIndexD self, object_id, layer, mask):
     layer or mask that is not an int from 0 to 2**32 - 1, or RuntimeError if
     another thread's call holds the index."""
     cdef Filter f
-    read_filter(layer, mask, &f)
+    read_filter(layer, mask, False, &f)
     _idle(self)
     cdef int32_t i = _check_id(self, object_id)
+    f.is_static = filter_of_id(self, i).is_static
     if not is_default_filter(&f) and own_filters(self, self.state.obj_hi) < 0:
         raise MemoryError()
     _set_filter(self, i, &f)
+
+
+def set_static(SpatialIndexD self, object_id, is_static=True):
+    """Mark object `object_id` static (True) or not (False). Two static
+    objects never pair: not in pairs(), pair events or the counters, as static
+    bodies never collide in Box2D or Godot; a static object pairs with every
+    other object, answers queries and may be moved as before. A level's tiles
+    and walls are static: a pair pass then costs what moved. Raises KeyError
+    for an unknown id, ValueError if `is_static` is not a bool, or
+    RuntimeError if another thread's call holds the index."""
+    cdef uint32_t flag = check_flag(is_static, "static")
+    _idle(self)
+    cdef int32_t i = _check_id(self, object_id)
+    cdef Filter f = filter_of_id(self, i)[0]
+    if f.is_static == flag:
+        return
+    f.is_static = flag
+    if not is_default_filter(&f) and own_filters(self, self.state.obj_hi) < 0:
+        raise MemoryError()
+    _set_filter(self, i, &f)
+
+
+def is_static(SpatialIndexD self, object_id):
+    """Is object `object_id` static (see set_static)? Raises KeyError for an
+    unknown id, RuntimeError if another thread's call holds the index."""
+    _idle(self)
+    return filter_of_id(self, _check_id(self, object_id)).is_static == 1
 
 
 def filter_of(SpatialIndexD self, object_id):
@@ -240,6 +272,7 @@ cdef void _empty(SpatialIndexD self) noexcept nogil:
         if self.state.filter != NULL:
             default_filters(self.state.filter, self.state.obj_cap)
     self.state.obj_hi = self.state.n_live = self.state.n_free = self.state.n_filtered = 0
+    forget_pairs(self)
 
 
 def clear(SpatialIndexD self):

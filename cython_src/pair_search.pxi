@@ -36,38 +36,54 @@ cdef int _counted(SpatialIndexD self) except -1:
 
 # -------------------------------------------------------------------- pairs
 
-cdef int _pairs_now(SpatialIndexD self, bint candidates=False) except -1:
-    """The pair pass into `found`; the caller holds the claim. A candidate
-    pass keeps every pair tested and leaves the counters as they were."""
+cdef int _pairs_now(SpatialIndexD self) except -1:
+    """The pair pass into `found` (changed_pairs.pxi picks its way); the
+    caller holds the claim."""
     cdef int failed
-    cdef Py_ssize_t met, checks, hits = self.hits
     cdef double started = now_ms()
-    if candidates:
-        _resolve_broad_phase(self)     # before the pass replaces what it counts from
-        met = self.state.broad_phase_count
-        checks = self.state.narrow_phase_count
-    self.state.keep_candidates = candidates
     with nogil:
-        failed = _find_pairs(self)
-    self.state.keep_candidates = False
-    if candidates:
-        self.state.broad_phase_count, self.state.narrow_phase_count, self.hits = met, checks, hits
-        self.state.broad_phase_pending = False
-    else:
-        self.state.phase_ms[PHASE_PAIRS] = now_ms() - started
+        failed = _pair_pass(self)
+    self.state.phase_ms[PHASE_PAIRS] = now_ms() - started
     if failed:
         raise MemoryError()
     return 0
 
 
-cdef object _found_array(SpatialIndexD self, object out):
+cdef object _candidates_now(SpatialIndexD self, object out):
+    """Every pair a full pass tests, as candidate_ids returns them, found in
+    memory of their own: the last pairs and the counters stay as they were.
+    The caller holds the claim."""
+    cdef PairList pairs = self.state.found
+    cdef Py_ssize_t met, checks, hits = self.hits
+    cdef int failed
+    _resolve_broad_phase(self)     # before the pass replaces what it counts from
+    met, checks = self.state.broad_phase_count, self.state.narrow_phase_count
+    self.state.found.ids = NULL
+    self.state.found.n = self.state.found.cap = 0
+    self.state.keep_candidates = True
+    with nogil:
+        failed = _find_pairs(self)
+    self.state.keep_candidates = False
+    cdef PairList candidates = self.state.found
+    self.state.found = pairs
+    self.state.broad_phase_count, self.state.narrow_phase_count, self.hits = met, checks, hits
+    self.state.broad_phase_pending = False
+    try:
+        if failed:
+            raise MemoryError()
+        return _pair_array(&candidates, out)
+    finally:
+        free(candidates.ids)
+
+
+cdef object _pair_array(const PairList* pairs, object out):
     cdef int32_t[:, ::1] dest
-    cdef Py_ssize_t n = self.state.found.n
+    cdef Py_ssize_t n = pairs.n
     if out is None or out.shape[0] < n:
         out = np.empty((n, 2), dtype=np.int32)
     dest = out
     if n:
-        memcpy(&dest[0, 0], self.state.found.ids, n * 2 * sizeof(int32_t))
+        memcpy(&dest[0, 0], pairs.ids, n * 2 * sizeof(int32_t))
     return out[:n]
 
 
@@ -96,7 +112,7 @@ def pair_ids(SpatialIndexD self, out=None):
     cdef Claim claim
     _claim(self, claim)
     _pairs_now(self)
-    return _found_array(self, out)
+    return _pair_array(&self.state.found, out)
 
 
 cdef object _pair_changes(SpatialIndexD self):
@@ -236,8 +252,7 @@ def candidate_ids(SpatialIndexD self, out=None):
     check_pair_out(out)
     cdef Claim claim
     _claim(self, claim)
-    _pairs_now(self, True)
-    return _found_array(self, out)
+    return _candidates_now(self, out)
 
 
 def last_phase_ms(SpatialIndexD self):

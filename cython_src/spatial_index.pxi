@@ -34,6 +34,8 @@ cdef void free_index(SpatialIndexD self) noexcept:
     free(self.state.home)
     free(self.state.slot)
     free(self.state.row_state)
+    free(self.state.marks)
+    free(self.state.changed)
 
 
 cdef bint names_live_object(SpatialIndexD self, object object_id):

@@ -191,3 +191,36 @@ cdef int validate_hierarchical(HierarchicalGridD grid) except -1:
             broken(grid, f"id {i} with box {box} does not fit the cells of "
                          f"level {li} (cell {L.cell}, reach {L.reach})")
     return 0
+
+
+cdef int validate_pass_marks(SpatialIndexD index) except -1:
+    """What the next pair pass relies on (changed_pairs.pxi): the changed
+    list holds each id marked CHANGED once; while the last pairs will be reused,
+    each of them is two live objects that still overlap and pass the pair
+    rule (a pair of resting objects), each kept pair's objects marked KEPT
+    and neither changed."""
+    cdef Py_ssize_t i, k, p, marked = 0
+    cdef int32_t a, b
+    for i in range(index.state.obj_cap):
+        marked += index.state.marks[i] & CHANGED
+    for k in range(index.state.n_changed):
+        i = index.state.changed[k]
+        if not 0 <= i < index.state.obj_hi or not index.state.marks[i] & CHANGED:
+            broken(index, f"changed[{k}] = {i} is not an id marked as changed")
+    if marked != index.state.n_changed:
+        broken(index, f"{marked} ids are marked as changed, but the list holds {index.state.n_changed}")
+    if not index.state.pairs_fresh or index.state.too_many_changed:
+        return 0        # the next pass is a full one: the last pairs are not used
+    for p in range(index.state.found.n):
+        a, b = index.state.found.ids[2 * p], index.state.found.ids[2 * p + 1]
+        if not (0 <= a < b < index.state.obj_hi):
+            broken(index, f"pair {p} is ({a}, {b})")
+        if p < index.state.n_kept and (not index.state.marks[a] & KEPT or not index.state.marks[b] & KEPT):
+            broken(index, f"kept pair ({a}, {b}) has an object not marked as kept")
+        if (index.state.marks[a] | index.state.marks[b]) & CHANGED:
+            continue        # the next pass drops it
+        if not (index.state.live[a] and index.state.live[b]
+                and filters_pass(filter_of_id(index, a), filter_of_id(index, b))
+                and shapes_meet(&index.state.body[a], &index.state.body[b])):
+            broken(index, f"the resting objects {a} and {b} are kept as a pair but do not form one")
+    return 0

@@ -10,7 +10,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from oracle import Oracle, ranges_meet, same_pairs
 from spatial_hash import HierarchicalSpatialHash, OptimizedSpatialHash
 from spatial_hash._core import ALL_LAYERS
-from spatial_hash.brute_force import filters_pass
+from spatial_hash.brute_force import pair_allowed
 
 KEYS = st.integers(0, 11)
 # Coordinates and lengths are drawn in cells and scaled by the cell size, mixing
@@ -36,7 +36,8 @@ class IndexMachine(RuleBasedStateMachine):
                 threads=st.sampled_from([1, 2, 3]),
                 density=st.sampled_from([0.125, 1.0, 4.0]),
                 crowd=st.lists(st.tuples(CELL_COORD, CELL_COORD, st.floats(0.0, 2.0),
-                                         st.floats(0.0, 2.0), st.one_of(st.none(), st.tuples(BITS, BITS))),
+                                         st.floats(0.0, 2.0), st.one_of(st.none(), st.tuples(BITS, BITS)),
+                                         st.booleans()),
                                max_size=40))
     def setup(self, cell, origin, threshold, factor, density, threads, crowd):
         self.cell = cell
@@ -45,9 +46,9 @@ class IndexMachine(RuleBasedStateMachine):
         self.oracle = Oracle(cell, origin, threshold)
         self.generation, self.reported = {}, set()
         # A crowd of fixed objects makes most queries walk cells instead of
-        # scanning; some of them on layers of their own.
-        for n, (x, y, w, h, layers) in enumerate(crowd):
-            self._both("insert", ("crowd", n), (x * cell, y * cell, w * cell, h * cell))
+        # scanning; some of them on layers of their own, some static (a level).
+        for n, (x, y, w, h, layers, static) in enumerate(crowd):
+            self._both("insert", ("crowd", n), (x * cell, y * cell, w * cell, h * cell), static)
             if layers:
                 self._both("set_filter", ("crowd", n), *layers)
 
@@ -63,13 +64,13 @@ class IndexMachine(RuleBasedStateMachine):
     def _scale(self, *values):
         return tuple(v * self.cell for v in values)
 
-    @rule(obj=KEYS, x=CELL_COORD, y=CELL_COORD, w=CELL_LENGTH, h=CELL_LENGTH)
-    def insert_rect(self, obj, x, y, w, h):
-        self._both("insert", obj, self._scale(x, y, w, h))
+    @rule(obj=KEYS, x=CELL_COORD, y=CELL_COORD, w=CELL_LENGTH, h=CELL_LENGTH, static=st.booleans())
+    def insert_rect(self, obj, x, y, w, h, static):
+        self._both("insert", obj, self._scale(x, y, w, h), static)
 
-    @rule(obj=KEYS, x=CELL_COORD, y=CELL_COORD, r=CELL_LENGTH)
-    def insert_circle(self, obj, x, y, r):
-        self._both("insert_circle", obj, self._scale(x, y), r * self.cell)
+    @rule(obj=KEYS, x=CELL_COORD, y=CELL_COORD, r=CELL_LENGTH, static=st.booleans())
+    def insert_circle(self, obj, x, y, r, static):
+        self._both("insert_circle", obj, self._scale(x, y), r * self.cell, static)
 
     @rule(obj=KEYS, x=CELL_COORD, y=CELL_COORD, w=CELL_LENGTH, h=CELL_LENGTH)
     def update(self, obj, x, y, w, h):
@@ -91,6 +92,23 @@ class IndexMachine(RuleBasedStateMachine):
         if obj in self.oracle:
             self._both("set_filter", obj, layer, mask)
             assert self.index.filter_of(obj) == (layer, mask)
+
+    @rule(obj=KEYS, static=st.booleans())
+    def set_static(self, obj, static):
+        """Two static objects never pair; marking or clearing begins and ends
+        pairs as moving does."""
+        if obj in self.oracle:
+            self._both("set_static", obj, static)
+            assert self.index.is_static(obj) == static
+
+    @rule()
+    def rest(self):
+        """A pass with nothing changed since the last keeps its pairs as they were."""
+        grid = self.index.grid
+        first = grid.pair_ids().copy()
+        again = grid.pair_ids()
+        assert grid.last_pair_pass() == "unchanged"
+        assert (again == first).all()
 
     @rule(obj=KEYS)
     def remove(self, obj):
@@ -209,7 +227,8 @@ class UniformGridMachine(IndexMachine):
         ids = {self.index.id_of(obj): obj for obj in self.oracle._shapes}
         expected = {(a, b) for a in ids for b in ids
                     if a < b and ranges_meet(self.oracle.cells(ids[a]), self.oracle.cells(ids[b]))
-                    and filters_pass(self.oracle.filter_of(ids[a]), self.oracle.filter_of(ids[b]))}
+                    and pair_allowed(self.oracle.filter_of(ids[a]), self.oracle.filter_of(ids[b]),
+                                     self.oracle.is_static(ids[a]), self.oracle.is_static(ids[b]))}
         assert candidates == expected
 
     def check_structure(self):

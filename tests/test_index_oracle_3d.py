@@ -23,7 +23,7 @@ class IndexMachine3D(IndexMachine):
                 threads=st.sampled_from([1, 2, 3]),
                 density=st.sampled_from([0.125, 1.0, 4.0]),
                 crowd=st.lists(st.tuples(POINT, st.tuples(*[st.floats(0.0, 2.0)] * 3),
-                                         st.one_of(st.none(), st.tuples(BITS, BITS))),
+                                         st.one_of(st.none(), st.tuples(BITS, BITS)), st.booleans()),
                                max_size=40))
     def setup(self, cell, origin, threshold, factor, density, threads, crowd):
         self.cell = cell
@@ -31,22 +31,23 @@ class IndexMachine3D(IndexMachine):
         self.index = self.make_index(cell, origin, threshold, factor, density, threads)
         self.oracle = Oracle3D(cell, origin, threshold)
         self.generation, self.reported = {}, set()
-        for n, (corner, size, layers) in enumerate(crowd):
-            self._both("insert", ("crowd", n), self._scale(*corner, *size))
+        for n, (corner, size, layers, static) in enumerate(crowd):
+            self._both("insert", ("crowd", n), self._scale(*corner, *size), static)
             if layers:
                 self._both("set_filter", ("crowd", n), *layers)
 
     def _scale(self, *values):
         return tuple(v * self.cell for v in values)
 
-    @rule(obj=KEYS, corner=POINT, size=st.tuples(CELL_LENGTH, CELL_LENGTH, CELL_LENGTH))
-    def insert_rect(self, obj, corner, size):
-        self._both("insert", obj, self._scale(*corner, *size))
+    @rule(obj=KEYS, corner=POINT, size=st.tuples(CELL_LENGTH, CELL_LENGTH, CELL_LENGTH),
+          static=st.booleans())
+    def insert_rect(self, obj, corner, size, static):
+        self._both("insert", obj, self._scale(*corner, *size), static)
 
-    @rule(obj=KEYS, center=POINT, r=CELL_LENGTH)
-    def insert_circle(self, obj, center, r):
-        self.index.insert_sphere(obj, self._scale(*center), r * self.cell)
-        self.oracle.insert_sphere(obj, self._scale(*center), r * self.cell)
+    @rule(obj=KEYS, center=POINT, r=CELL_LENGTH, static=st.booleans())
+    def insert_circle(self, obj, center, r, static):
+        self.index.insert_sphere(obj, self._scale(*center), r * self.cell, static)
+        self.oracle.insert_sphere(obj, self._scale(*center), r * self.cell, static)
 
     @rule(obj=KEYS, corner=POINT, size=st.tuples(CELL_LENGTH, CELL_LENGTH, CELL_LENGTH))
     def update(self, obj, corner, size):

@@ -52,10 +52,14 @@ class SpatialIndex:
 
     # Single objects.
     def insert_rect(self, x: float, y: float, width: float, height: float,
-                    handle: Hashable = ..., layer: int = ..., mask: int = ...) -> int: ...
+                    handle: Hashable = ..., layer: int = ..., mask: int = ...,
+                    static: bool = ...) -> int: ...
     def insert_circle(self, x: float, y: float, radius: float, handle: Hashable = ...,
-                      layer: int = ..., mask: int = ...) -> int: ...
+                      layer: int = ..., mask: int = ..., static: bool = ...) -> int: ...
     def set_filter(self, object_id: int, layer: int, mask: int) -> None: ...
+    def set_static(self, object_id: int, is_static: bool = ...) -> None:
+        """Two static objects never pair."""
+    def is_static(self, object_id: int) -> bool: ...
     def filter_of(self, object_id: int) -> Tuple[int, int]:
         """(layer, mask)."""
     def update_rect(self, object_id: int, x: float, y: float,
@@ -115,24 +119,29 @@ class SpatialIndex:
     def last_phase_ms(self) -> Dict[str, float]:
         """{"moves", "relinks", "pairs"}: ms of the last batch update's two passes
         and of the last pair pass."""
+    def last_pair_pass(self) -> str:
+        """"full", "changed", "unchanged" or "none": which way the last pair
+        pass went."""
     def candidate_ids(self, out: Optional[npt.NDArray[np.int32]] = ...) -> npt.NDArray[np.int32]:
         """(k, 2) int32 ids of every pair the narrow phase tests (a superset of
         pair_ids); `out` as for pair_ids."""
 
     # Batches: every row is validated before anything changes.
     def insert_rects(self, rects: ArrayLike, handles: Optional[Sequence[Hashable]] = ...,
-                     layers: Optional[ArrayLike] = ..., masks: Optional[ArrayLike] = ...
-                     ) -> npt.NDArray[np.int64]:
+                     layers: Optional[ArrayLike] = ..., masks: Optional[ArrayLike] = ...,
+                     static: ArrayLike = ...) -> npt.NDArray[np.int64]:
         """rects: (n, 4) float64 rows of x, y, width, height; layers and masks:
         (n,) ints or one for all; returns (n,) int64 ids. ValueError for a wrong
         shape, a bad row, layer or mask, or len(handles) != n."""
     def insert_circles(self, centers: ArrayLike, radii: ArrayLike,
                        handles: Optional[Sequence[Hashable]] = ...,
-                       layers: Optional[ArrayLike] = ..., masks: Optional[ArrayLike] = ...
-                       ) -> npt.NDArray[np.int64]:
+                       layers: Optional[ArrayLike] = ..., masks: Optional[ArrayLike] = ...,
+                       static: ArrayLike = ...) -> npt.NDArray[np.int64]:
         """centers: (n, 2) float64; radii: (n,) or one number; returns (n,) int64 ids."""
     def set_filters(self, ids: ArrayLike, layers: ArrayLike, masks: ArrayLike) -> None:
         """set_filter for (n,) distinct live ids; layers and masks (n,) or one."""
+    def set_statics(self, ids: ArrayLike, statics: ArrayLike) -> None:
+        """set_static for (n,) distinct live ids; statics (n,) bools or one."""
     def update_rects(self, ids: ArrayLike, rects: ArrayLike) -> None:
         """ids: (n,) integer array of distinct live ids; rects: (n, 4) float64.
         TypeError for non-integer ids, KeyError for an unknown one, ValueError

@@ -23,6 +23,12 @@ def filters_pass(a, b):
     return bool((a[1] & b[0]) | (b[1] & a[0]))
 
 
+def pair_allowed(a, b, a_static, b_static):
+    """The whole pair rule: the filters let the pair through and the two are not
+    both static (static objects never pair, as static bodies in Box2D and Godot)."""
+    return filters_pass(a, b) and not (a_static and b_static)
+
+
 def _boxes_meet(a, b):
     d = len(a) // 2
     return all(a[i] <= b[d + i] and b[i] <= a[d + i] for i in range(d))
@@ -188,6 +194,7 @@ class BruteForce:
     def __init__(self):
         self._shapes = {}   # obj -> (box, circle or None); dicts keep insertion order
         self._filters = {}  # obj -> (layer, mask), for objects not on the default
+        self._static = set()
         self.collision_tests = 0
 
     def __len__(self):
@@ -201,7 +208,7 @@ class BruteForce:
         d = len(numbers) // 2
         return numbers[:d] + tuple(numbers[i] + numbers[d + i] for i in range(d))
 
-    def insert(self, obj, bounds):
+    def insert(self, obj, bounds, static=False):
         """Add a box, or move an object already present to it.
 
         Parameters
@@ -209,6 +216,8 @@ class BruteForce:
         obj : hashable
         bounds : (x, y, width, height) or Rect2; 3D: (x, y, z, width, height, depth) or AABB
             Min corner and size, in world units.
+        static : bool
+            Whether it is static (see `set_static`).
 
         Raises
         ------
@@ -216,15 +225,24 @@ class BruteForce:
             For an unhashable `obj`, or bounds of the wrong length or kind.
         """
         self._shapes[obj] = (self._box(bounds), None)
+        self.set_static(obj, static)
 
-    update = insert
+    def update(self, obj, bounds):
+        """Move an object to a box; it stays static or not.
+
+        Parameters
+        ----------
+        obj : hashable
+        bounds : (x, y, width, height) or Rect2; 3D: (x, y, z, width, height, depth) or AABB
+        """
+        self._shapes[obj] = (self._box(bounds), None)
 
     def _ball(self, center, radius):
         """The box and the circle (or sphere) of the given centre and radius."""
         c, r = self._read_vector(center, "center"), float(radius)
         return tuple(v - r for v in c) + tuple(v + r for v in c), c + (r,)
 
-    def insert_circle(self, obj, center, radius):
+    def insert_circle(self, obj, center, radius, static=False):
         """Add a disc (3D: a sphere), or move an object already present to it.
 
         Parameters
@@ -234,6 +252,8 @@ class BruteForce:
             In world units.
         radius : float
             In world units.
+        static : bool
+            Whether it is static (see `set_static`).
 
         Raises
         ------
@@ -243,6 +263,47 @@ class BruteForce:
             For a radius that is not a number.
         """
         self._shapes[obj] = self._ball(center, radius)
+        self.set_static(obj, static)
+
+    def set_static(self, obj, static=True):
+        """Mark an object static, or not: two static objects never pair.
+
+        Parameters
+        ----------
+        obj : hashable
+        static : bool
+
+        Raises
+        ------
+        KeyError
+            If `obj` is not there.
+        """
+        if obj not in self._shapes:
+            raise KeyError(obj)
+        if static:
+            self._static.add(obj)
+        else:
+            self._static.discard(obj)
+
+    def is_static(self, obj):
+        """Whether an object is static.
+
+        Parameters
+        ----------
+        obj : hashable
+
+        Returns
+        -------
+        bool
+
+        Raises
+        ------
+        KeyError
+            If `obj` is not there.
+        """
+        if obj not in self._shapes:
+            raise KeyError(obj)
+        return obj in self._static
 
     def remove(self, obj, *_ignored):
         """Remove an object.
@@ -264,12 +325,14 @@ class BruteForce:
             For an unhashable `obj`.
         """
         self._filters.pop(obj, None)
+        self._static.discard(obj)
         return self._shapes.pop(obj, None) is not None
 
     def clear(self):
         """Remove every object."""
         self._shapes.clear()
         self._filters.clear()
+        self._static.clear()
 
     def shape(self, obj):
         """An object's shape as the tests compare it.
@@ -337,7 +400,8 @@ class BruteForce:
                 if self._filters.get(o, DEFAULT_FILTER)[0] & mask]
 
     def pairs(self):
-        """Every overlapping pair once, testing all i < j.
+        """Every overlapping pair once, testing all i < j whose filters let
+        them pair and that are not both static.
 
         Returns
         -------
@@ -347,13 +411,14 @@ class BruteForce:
         """
         items = list(self._shapes.items())
         filters = [self._filters.get(o, DEFAULT_FILTER) for o, _ in items]
+        static = [o in self._static for o, _ in items]
         found = []
         self.collision_tests = 0
         for i in range(len(items)):
             a, (box_a, circle_a) = items[i]
             for j in range(i + 1, len(items)):
                 b, (box_b, circle_b) = items[j]
-                if not filters_pass(filters[i], filters[j]):
+                if not pair_allowed(filters[i], filters[j], static[i], static[j]):
                     continue
                 self.collision_tests += 1
                 if shapes_touch(box_a, circle_a, box_b, circle_b):
@@ -516,8 +581,9 @@ class BruteForce:
         KeyError
             If `a` and `b` differ and either is not there.
         """
-        return a != b and filters_pass(self._filters.get(a, DEFAULT_FILTER),
-                                       self._filters.get(b, DEFAULT_FILTER)) \
+        return a != b and pair_allowed(self._filters.get(a, DEFAULT_FILTER),
+                                       self._filters.get(b, DEFAULT_FILTER),
+                                       a in self._static, b in self._static) \
             and shapes_touch(*self._shapes[a], *self._shapes[b])
 
 
@@ -528,7 +594,7 @@ class BruteForce3D(BruteForce):
     _read_vector = staticmethod(read_vec3)
     _read_bounds = staticmethod(read_box)
 
-    def insert_sphere(self, obj, center, radius):
+    def insert_sphere(self, obj, center, radius, static=False):
         """Add a sphere, or move an object already present to it (`insert_circle`).
 
         Parameters
@@ -536,5 +602,6 @@ class BruteForce3D(BruteForce):
         obj : hashable
         center : (x, y, z) or Vector3
         radius : float
+        static : bool
         """
-        self.insert_circle(obj, center, radius)
+        self.insert_circle(obj, center, radius, static)

@@ -11,6 +11,12 @@ Collision layers follow Godot's areas: each object is on the layers of its
 32-bit `layer` (default 1) and looks for those of its `mask` (default all), and
 a pair is reported when either one's mask has a bit of the other's layer. Every
 query takes a `mask` and returns only the objects on one of its layers.
+
+Static objects (a level's tiles and walls: `static=True` when inserted, or
+`set_static`) never pair with each other, as static bodies never collide in
+Box2D or Godot. Objects that nothing inserted, moved or removed since the last
+pair pass are resting: the pass tests only what changed against what is near
+it, so a frame costs what moved.
 """
 import math
 import warnings
@@ -18,6 +24,13 @@ import warnings
 from spatial_hash._core import ALL_LAYERS, HierarchicalGrid, UniformGrid, read_rect, read_vec2
 from spatial_hash._core3d import HierarchicalGrid3D, UniformGrid3D, read_box, read_vec3
 from spatial_hash.registry import ObjectRegistry
+
+
+def _check_static(static):
+    """The core's check of a `static` argument, for a call that moves an object
+    before it sets the flag (so a bad flag changes nothing)."""
+    if static not in (True, False):
+        raise ValueError(f"static must be True or False, got {static!r}")
 
 
 class _ObjectIndex:
@@ -81,21 +94,69 @@ class _ObjectIndex:
         """
         return self._objects.require(obj)
 
-    def _put_box(self, obj, numbers):
+    def _put_box(self, obj, numbers, static):
         """Add (or move) obj as the box of `numbers`: its corner, then its size."""
         object_id = self._objects.id_of(obj)
         if object_id is None:
-            self._objects.add(obj, lambda: self._insert_box(*numbers, obj))
+            self._objects.add(obj, lambda: self._insert_box(*numbers, obj, static=static))
         else:
+            _check_static(static)
             self._update_box(object_id, *numbers)
+            self._grid.set_static(object_id, static)
 
-    def _put_round(self, obj, center, radius):
+    def _put_round(self, obj, center, radius, static):
         center = self._read_vector(center, "center")
         object_id = self._objects.id_of(obj)
         if object_id is None:
-            self._objects.add(obj, lambda: self._insert_round(*center, radius, obj))
+            self._objects.add(obj, lambda: self._insert_round(*center, radius, obj, static=static))
         else:
+            _check_static(static)
             self._update_round(object_id, *center, radius)
+            self._grid.set_static(object_id, static)
+
+    def set_static(self, obj, static=True):
+        """Mark an object static, or not. Two static objects never pair (not in
+        `pairs`, `pair_events` or the counters), as static bodies never collide
+        in Box2D or Godot; a static object pairs with every other object,
+        answers queries and may be moved as before.
+
+        Parameters
+        ----------
+        obj : hashable
+            An object in the index.
+        static : bool
+
+        Raises
+        ------
+        KeyError
+            If `obj` is not in the index.
+        TypeError
+            If `obj` is not hashable.
+        ValueError
+            If `static` is not a bool.
+        """
+        self._grid.set_static(self.id_of(obj), static)
+
+    def is_static(self, obj):
+        """Whether an object is static (see `set_static`).
+
+        Parameters
+        ----------
+        obj : hashable
+            An object in the index.
+
+        Returns
+        -------
+        bool
+
+        Raises
+        ------
+        KeyError
+            If `obj` is not in the index.
+        TypeError
+            If `obj` is not hashable.
+        """
+        return self._grid.is_static(self.id_of(obj))
 
     def remove(self, obj, *_ignored):
         """Remove an object; its pairs end (see `pair_events`).
@@ -510,7 +571,7 @@ class _ObjectIndex:
 class _Plane:
     """What the 2D classes have that the 3D ones name otherwise."""
 
-    def insert_circle(self, obj, center, radius):
+    def insert_circle(self, obj, center, radius, static=False):
         """Add a disc, or move an object already present to it (it then becomes a disc).
 
         The pair pass and exact queries use the circle; the grid files its
@@ -524,6 +585,9 @@ class _Plane:
             In world units.
         radius : float
             In world units, finite and >= 0.
+        static : bool
+            Whether it is static (see `set_static`); given for an object already
+            present, it sets that too.
 
         Raises
         ------
@@ -532,9 +596,10 @@ class _Plane:
             radius that is not a number.
         ValueError
             For a non-finite coordinate or a negative or non-finite radius,
-            naming it; the index is left as it was.
+            naming it; the index is left as it was. Also for a `static` that is
+            not a bool.
         """
-        self._put_round(obj, center, radius)
+        self._put_round(obj, center, radius, static)
 
 
 class _Space:
@@ -547,7 +612,7 @@ class _Space:
     _box, _round = "box", "sphere"
     _zero = (0.0, 0.0, 0.0)
 
-    def insert_sphere(self, obj, center, radius):
+    def insert_sphere(self, obj, center, radius, static=False):
         """Add a sphere, or move an object already present to it (it then becomes a sphere).
 
         The pair pass and exact queries use the sphere; the grid files its
@@ -561,6 +626,9 @@ class _Space:
             In world units.
         radius : float
             In world units, finite and >= 0.
+        static : bool
+            Whether it is static (see `set_static`); given for an object already
+            present, it sets that too.
 
         Raises
         ------
@@ -569,9 +637,10 @@ class _Space:
             radius that is not a number.
         ValueError
             For a non-finite coordinate or a negative or non-finite radius,
-            naming it; the index is left as it was.
+            naming it; the index is left as it was. Also for a `static` that is
+            not a bool.
         """
-        self._put_round(obj, center, radius)
+        self._put_round(obj, center, radius, static)
 
 
 class _UniformIndex(_ObjectIndex):
@@ -590,7 +659,7 @@ class _UniformIndex(_ObjectIndex):
 class _SpatialHash(_UniformIndex):
     """insert(obj, pos, size), as in the GDScript SpatialHash."""
 
-    def insert(self, obj, pos, size):
+    def insert(self, obj, pos, size, static=False):
         """Add a box, or move an object already present to it.
 
         Parameters
@@ -601,6 +670,9 @@ class _SpatialHash(_UniformIndex):
             The box's min corner, in world units.
         size : (width, height) or Vector2; 3D: (width, height, depth) or Vector3
             Its size in world units, finite and >= 0.
+        static : bool
+            Whether it is static (see `set_static`); given for an object already
+            present, it sets that too.
 
         Raises
         ------
@@ -608,9 +680,10 @@ class _SpatialHash(_UniformIndex):
             For an unhashable `obj`, or a vector of the wrong length or kind, naming it.
         ValueError
             For a non-finite coordinate or a negative size, naming it; the index
-            is left as it was.
+            is left as it was. Also for a `static` that is
+            not a bool.
         """
-        self._put_box(obj, self._read_vector(pos, "pos") + self._read_vector(size, "size"))
+        self._put_box(obj, self._read_vector(pos, "pos") + self._read_vector(size, "size"), static)
 
 
 class _BoundsIndex(_ObjectIndex):
@@ -620,7 +693,7 @@ class _BoundsIndex(_ObjectIndex):
     that is not present raises KeyError (it is almost always a bug).
     """
 
-    def insert(self, obj, bounds):
+    def insert(self, obj, bounds, static=False):
         """Add a box, or move an object already present to it.
 
         Parameters
@@ -629,6 +702,9 @@ class _BoundsIndex(_ObjectIndex):
             The object, handed back by queries.
         bounds : (x, y, width, height) or Rect2; 3D: (x, y, z, width, height, depth) or AABB
             Min corner and size in world units; sizes finite and >= 0.
+        static : bool
+            Whether it is static (see `set_static`); given for an object already
+            present, it sets that too.
 
         Raises
         ------
@@ -636,9 +712,10 @@ class _BoundsIndex(_ObjectIndex):
             For an unhashable `obj`, or bounds of the wrong length or kind.
         ValueError
             For a non-finite number or a negative size, naming it; the index is
-            left as it was.
+            left as it was. Also for a `static` that is
+            not a bool.
         """
-        self._put_box(obj, self._read_bounds(bounds))
+        self._put_box(obj, self._read_bounds(bounds), static)
 
     def update(self, obj, new_bounds):
         """Move an object that is in the index to a box (a disc or sphere becomes a box).

@@ -2,26 +2,27 @@
 # what Python sees; index.pxi does the work.
 
 
-def insert_rects(SpatialIndexD self, rects, handles=None, layers=None, masks=None):
+def insert_rects(SpatialIndexD self, rects, handles=None, layers=None, masks=None, static=False):
     """Add n boxes from `rects`, an (n, 4) array of (x, y, width, height) rows
     in world units (converted to float64 unless it already is); returns their
     ids as an (n,) int64 array. `handles`, if given, is a sequence of n
     handles (default, and for a None: the ids); `layers` and `masks` their collision layers
     and masks (see set_filter): n ints, or one for all (default: layer 1,
-    mask all bits). Every row is checked before any is added. Raises
+    mask all bits); `static` one bool for all or n bools (see set_static).
+    Every row is checked before any is added. Raises
     ValueError for a wrong shape, a bad number (naming rects[k]), a box out
-    of range, a `handles` of another length or a bad layer or mask (naming
-    layers[k] or masks[k]); MemoryError; or RuntimeError if another thread's
+    of range, a `handles` of another length or a bad layer, mask or static value (naming
+    layers[k], masks[k] or static[k]); MemoryError; or RuntimeError if another thread's
     call holds the index."""
-    return insert_box_rows(self, rects, handles, layers, masks)
+    return insert_box_rows(self, rects, handles, layers, masks, static)
 
 
-def insert_circles(SpatialIndexD self, centers, radii, handles=None, layers=None, masks=None):
+def insert_circles(SpatialIndexD self, centers, radii, handles=None, layers=None, masks=None, static=False):
     """Add n discs from `centers`, an (n, 2) array of (x, y) rows, and `radii`,
     n radii or one for all, in world units; returns their ids as an (n,) int64
-    array. `handles`, `layers` and `masks` as in insert_rects. Raises as
+    array. `handles`, `layers`, `masks` and `static` as in insert_rects. Raises as
     insert_rects does (naming circles[k])."""
-    return insert_circle_rows(self, centers, radii, handles, layers, masks)
+    return insert_circle_rows(self, centers, radii, handles, layers, masks, static)
 
 
 def update_rects(SpatialIndexD self, ids, rects):

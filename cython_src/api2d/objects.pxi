@@ -3,25 +3,27 @@
 
 
 def insert_rect(SpatialIndexD self, double x, double y, double width, double height,
-                handle=None, layer=1, mask=0xFFFFFFFF):
+                handle=None, layer=1, mask=0xFFFFFFFF, static=False):
     """Add the box from (x, y) to (x + width, y + height), in world units;
     returns its id (int). The handle (default, or None: the id) is what queries return.
     `layer` and `mask` are its collision layers and the layers it looks for
-    (see set_filter). Raises ValueError for a bad number, a box out of range
-    or a layer or mask that is not a 32-bit unsigned int, MemoryError, or
-    RuntimeError if another thread's call holds the index."""
+    (see set_filter); `static` marks it static (see set_static: two static
+    objects never pair). Raises ValueError for a bad number, a box out of
+    range, a layer or mask that is not a 32-bit unsigned int or a `static`
+    that is not a bool, MemoryError, or RuntimeError if another thread's
+    call holds the index."""
     cdef double at[D]
     cdef double size[D]
-    return insert_box_at(self, axes_of(at, x, y), axes_of(size, width, height), handle, layer, mask)
+    return insert_box_at(self, axes_of(at, x, y), axes_of(size, width, height), handle, layer, mask, static)
 
 
 def insert_circle(SpatialIndexD self, double x, double y, double radius, handle=None,
-                  layer=1, mask=0xFFFFFFFF):
+                  layer=1, mask=0xFFFFFFFF, static=False):
     """Add the disc of centre (x, y) and radius `radius`, in world units;
-    returns its id (int). handle, layer and mask as in insert_rect. Raises as
+    returns its id (int). handle, layer, mask and static as in insert_rect. Raises as
     insert_rect does."""
     cdef double center[D]
-    return insert_circle_at(self, axes_of(center, x, y), radius, handle, layer, mask)
+    return insert_circle_at(self, axes_of(center, x, y), radius, handle, layer, mask, static)
 
 
 def update_rect(SpatialIndexD self, object_id, double x, double y,

@@ -2,26 +2,27 @@
 # what Python sees; index.pxi does the work.
 
 
-def insert_boxes(SpatialIndexD self, boxes, handles=None, layers=None, masks=None):
+def insert_boxes(SpatialIndexD self, boxes, handles=None, layers=None, masks=None, static=False):
     """Add n boxes from `boxes`, an (n, 6) array of (x, y, z, width, height, depth) rows
     in world units (converted to float64 unless it already is); returns their
     ids as an (n,) int64 array. `handles`, if given, is a sequence of n
     handles (default, and for a None: the ids); `layers` and `masks` their collision layers
     and masks (see set_filter): n ints, or one for all (default: layer 1,
-    mask all bits). Every row is checked before any is added. Raises
+    mask all bits); `static` one bool for all or n bools (see set_static).
+    Every row is checked before any is added. Raises
     ValueError for a wrong shape, a bad number (naming boxes[k]), a box out
-    of range, a `handles` of another length or a bad layer or mask (naming
-    layers[k] or masks[k]); MemoryError; or RuntimeError if another thread's
+    of range, a `handles` of another length or a bad layer, mask or static value (naming
+    layers[k], masks[k] or static[k]); MemoryError; or RuntimeError if another thread's
     call holds the index."""
-    return insert_box_rows(self, boxes, handles, layers, masks)
+    return insert_box_rows(self, boxes, handles, layers, masks, static)
 
 
-def insert_spheres(SpatialIndexD self, centers, radii, handles=None, layers=None, masks=None):
+def insert_spheres(SpatialIndexD self, centers, radii, handles=None, layers=None, masks=None, static=False):
     """Add n spheres from `centers`, an (n, 3) array of (x, y, z) rows, and `radii`,
     n radii or one for all, in world units; returns their ids as an (n,) int64
-    array. `handles`, `layers` and `masks` as in insert_boxes. Raises as
+    array. `handles`, `layers`, `masks` and `static` as in insert_boxes. Raises as
     insert_boxes does (naming spheres[k])."""
-    return insert_circle_rows(self, centers, radii, handles, layers, masks)
+    return insert_circle_rows(self, centers, radii, handles, layers, masks, static)
 
 
 def update_boxes(SpatialIndexD self, ids, boxes):

@@ -54,6 +54,8 @@ cdef class SpatialIndex3D:
     update_bounds = update_bounds
     update_sphere = update_sphere
     set_filter = set_filter
+    set_static = set_static
+    is_static = is_static
     filter_of = filter_of
     remove = remove
     clear = clear
@@ -85,6 +87,7 @@ cdef class SpatialIndex3D:
     end_pairs_of = end_pairs_of
     candidate_ids = candidate_ids
     last_phase_ms = last_phase_ms
+    last_pair_pass = last_pair_pass
 
     # index.pxi and api3d/batches.pxi: the whole index, and whole arrays at once
     copy_into = copy_into
@@ -95,6 +98,7 @@ cdef class SpatialIndex3D:
     update_aabbs = update_aabbs
     update_spheres = update_spheres
     set_filters = set_filters
+    set_statics = set_statics
     remove_many = remove_many
 
 
@@ -225,11 +229,12 @@ cdef class HierarchicalGrid3D(SpatialIndex3D):
 
 # The functions are the classes' methods now, not the module's.
 del (safe_magnitude, broad_phase_pairs, narrow_phase_checks, threads_of)
-del (insert_box, insert_sphere, update_box, update_bounds, update_sphere, set_filter, filter_of,
+del (insert_box, insert_sphere, update_box, update_bounds, update_sphere, set_filter, set_static, is_static, filter_of,
      remove, clear, handle, bounds, sphere_of, ids, is_colliding)
 del (query_nearby, query_nearby_at, query_box, query_point, query_radius, query_swept,
      query_nearest, query_nearest_many, raycast, raycast_all, raycast_many, query_boxes)
-del (pairs, pair_ids, pair_event_ids, pair_events, end_pairs_of, candidate_ids, last_phase_ms)
+del (pairs, pair_ids, pair_event_ids, pair_events, end_pairs_of, candidate_ids, last_phase_ms,
+     last_pair_pass)
 del (copy_into, validate, insert_boxes, insert_spheres, update_boxes, update_aabbs, update_spheres,
-     set_filters, remove_many)
+     set_filters, set_statics, remove_many)
 del (is_large, uniform_stats, level_of_id, hierarchical_stats)

@@ -3,25 +3,27 @@
 
 
 def insert_box(SpatialIndexD self, double x, double y, double z, double width, double height, double depth,
-               handle=None, layer=1, mask=0xFFFFFFFF):
+               handle=None, layer=1, mask=0xFFFFFFFF, static=False):
     """Add the box from (x, y, z) to (x + width, y + height, z + depth), in world units;
     returns its id (int). The handle (default, or None: the id) is what queries return.
     `layer` and `mask` are its collision layers and the layers it looks for
-    (see set_filter). Raises ValueError for a bad number, a box out of range
-    or a layer or mask that is not a 32-bit unsigned int, MemoryError, or
-    RuntimeError if another thread's call holds the index."""
+    (see set_filter); `static` marks it static (see set_static: two static
+    objects never pair). Raises ValueError for a bad number, a box out of
+    range, a layer or mask that is not a 32-bit unsigned int or a `static`
+    that is not a bool, MemoryError, or RuntimeError if another thread's
+    call holds the index."""
     cdef double at[D]
     cdef double size[D]
-    return insert_box_at(self, axes_of(at, x, y, z), axes_of(size, width, height, depth), handle, layer, mask)
+    return insert_box_at(self, axes_of(at, x, y, z), axes_of(size, width, height, depth), handle, layer, mask, static)
 
 
 def insert_sphere(SpatialIndexD self, double x, double y, double z, double radius, handle=None,
-                  layer=1, mask=0xFFFFFFFF):
+                  layer=1, mask=0xFFFFFFFF, static=False):
     """Add the sphere of centre (x, y, z) and radius `radius`, in world units;
-    returns its id (int). handle, layer and mask as in insert_box. Raises as
+    returns its id (int). handle, layer, mask and static as in insert_box. Raises as
     insert_box does."""
     cdef double center[D]
-    return insert_circle_at(self, axes_of(center, x, y, z), radius, handle, layer, mask)
+    return insert_circle_at(self, axes_of(center, x, y, z), radius, handle, layer, mask, static)
 
 
 def update_box(SpatialIndexD self, object_id, double x, double y, double z,

@@ -148,7 +148,7 @@ class CellPairs {
 
     int filters_pass(std::ptrdiff_t u, std::ptrdiff_t v) const {
         const LayerFilter &f = filter_[u], &g = filter_[v];
-        return ((f.mask & g.layer) | (g.mask & f.layer)) != 0;
+        return (((f.mask & g.layer) | (g.mask & f.layer)) != 0) & !(f.is_static & g.is_static);
     }
 
     // Every packed object takes its shape, laid out as stride() says, and its

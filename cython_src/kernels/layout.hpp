@@ -12,10 +12,11 @@ struct CellSpan {
     int32_t hi[D];
 };
 
-// Filter: an object's collision layer and mask.
+// Filter: an object's collision layer and mask, and whether it is static.
 struct LayerFilter {
     uint32_t layer;
     uint32_t mask;
+    uint32_t is_static;
 };
 
 // What a pass reads: the core's per-id arrays and the table's members.
