@@ -9,7 +9,11 @@ writes a JSON file and a log-log scaling plot; then it times, in 2D, each
 grid on threads against one thread over more frames, nearest-object
 queries against scipy's cKDTree and ray casts against shapely and numpy,
 checking that they agree, and the memory per object of the uniform grid and
-cKDTree at 1,000,000 objects, each in a fresh process. The quick default takes about 95 s; --full
+cKDTree at 1,000,000 objects, each in a fresh process. The level scenes
+(`level`, `level3d`: 100,000 static tiles and a few movers) time a frame that
+costs what moved, beside Box2D v3 where box2d-python installs, which is also
+raced on the uniform scene; and the two ways of a pair pass are timed against
+each other. The quick default takes about 150 s; --full
 runs the slow peers further and times more frames; --contended times everything
 again with every core kept busy by competing processes.
 """
@@ -24,7 +28,7 @@ import time
 import numpy as np
 
 from spatial_hash._core import THREADED_FROM
-from spatial_hash.bench import memory, nearest, peers, rays, scenes, threads
+from spatial_hash.bench import level, memory, nearest, peers, rays, scenes, threads
 from spatial_hash.bench.busy import busy_processes
 
 BATCH_METHODS = [m.name for m in peers.METHODS if m.batch]
@@ -45,6 +49,8 @@ FULL_SIZES = {"uniform": [1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_
               "bullets": [10_100],
               "uniform3d": [1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000],
               "clustered3d": [10_000, 100_000, 1_000_000], "mixed3d": [10_000, 100_000, 1_000_000]}
+# The scenes of bench/level.py, and their dimensions.
+LEVEL_SCENES = {"level": 2, "level3d": 3}
 # The scaling plot's panels: the uniform scene in each dimension.
 SCALING_SCENES = {"uniform": "uniform scene (equal circles, constant density)",
                   "uniform3d": "uniform3d scene (equal spheres, constant density)"}
@@ -332,7 +338,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m spatial_hash.bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--full", action="store_true", help="larger N for the slow peers, more frames")
-    parser.add_argument("--scenes", default=None, help="comma-separated: " + ",".join(scenes.SCENES))
+    parser.add_argument("--scenes", default=None,
+                        help="comma-separated: " + ",".join(list(scenes.SCENES) + list(LEVEL_SCENES)))
     parser.add_argument("--sizes", default=None, help="comma-separated N, overriding every scene's")
     parser.add_argument("--frames", type=int, default=None, help="timed frames per method (default 9, 15 with --full)")
     parser.add_argument("--contended", action="store_true",
@@ -366,8 +373,11 @@ def main(argv=None):
         return 0
 
     sizes = dict(FULL_SIZES if args.full else QUICK_SIZES)
+    level_dims = list(LEVEL_SCENES.values())
     if args.scenes:
         wanted = args.scenes.split(",")
+        level_dims = [dim for name, dim in LEVEL_SCENES.items() if name in wanted]
+        wanted = [s for s in wanted if s not in LEVEL_SCENES]
         unknown = [s for s in wanted if s not in scenes.SCENES]
         if unknown:
             parser.error(f"unknown scene(s) {unknown}; choose from {list(scenes.SCENES)}")
@@ -400,6 +410,17 @@ def main(argv=None):
     ray_costs = rays.ray_costs()
     progress("measuring memory per object, each index in a fresh process ...")
     memory_costs = memory.memory_costs()
+    level_records, box2d_records, crossover = [], [], []
+    if level_dims:
+        progress("timing the level scenes, Box2D and the two ways of a pair pass ...")
+        level_records = level.level_costs(dims=level_dims)
+        box2d_records = level.box2d_costs() if 2 in level_dims else []
+        crossover = level.crossover_costs(dims=level_dims)
+    problems += [f"{r['scene']} M={r['movers']:,}: the library's ways report different pairs"
+                 for r in level_records if not (r["static_agrees_with_resting"] and r["alone_agrees"])]
+    problems += [f"{r.get('scene')} {r.get('movers', r.get('n')):,}: Box2D's pairs differ by more "
+                 f"than {level.BORDERLINE} from touching"
+                 for r in level_records + box2d_records if r["box2d"] and r["box2d"]["borderline"] is None]
 
     print(f"\nms/frame: each method's fastest of {frames} frames, taken in {min(ROUNDS, frames)} rounds "
           f"(every frame and the medians are in the JSON file)")
@@ -424,6 +445,10 @@ def main(argv=None):
         print("\n" + nearest.report(costs))
     print("\n" + rays.report(ray_costs))
     print("\n" + memory.report(memory_costs))
+    if level_dims:
+        print("\n" + level.report(level_records))
+        print("\n" + level.box2d_report(box2d_records))
+        print("\n" + level.crossover_report(crossover))
 
     os.makedirs(args.out, exist_ok=True)
     json_path = os.path.join(args.out, "results.json")
@@ -432,6 +457,7 @@ def main(argv=None):
                 "frames": frames, "busy_processes": busy, "records": records,
                 "threads": thread_records, "per_object": micro,
                 "nearest": nearest_costs, "rays": ray_costs, "memory": memory_costs,
+                "level": level_records, "box2d": box2d_records, "pair_pass_ways": crossover,
                 "pairs_agree": not problems, "disagreements": problems}
     with open(json_path, "w") as f:
         json.dump(document, f, indent=2)

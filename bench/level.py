@@ -58,17 +58,17 @@ class Level:
         self.name = movers.name
 
 
-def level_scene(movers, dim=2, seed=0):
-    """TILES tiles on a grid with gaps, and `movers` circles (spheres) among them."""
+def level_scene(movers, dim=2, seed=0, tiles=TILES):
+    """`tiles` tiles on a grid with gaps, and `movers` circles (spheres) among them."""
     rng = np.random.default_rng(seed)
-    slots = math.ceil((TILES / FILLED) ** (1.0 / dim))
+    slots = math.ceil((tiles / FILLED) ** (1.0 / dim))
     while True:     # a whole number of tiles, whatever the draw
         filled = np.flatnonzero(rng.random(slots ** dim) < FILLED)
-        if len(filled) >= TILES:
+        if len(filled) >= tiles:
             break
-    filled = np.sort(rng.choice(filled, TILES, replace=False))
+    filled = np.sort(rng.choice(filled, tiles, replace=False))
     corners = np.stack(np.unravel_index(filled, (slots,) * dim), axis=1) * TILE
-    tiles = np.hstack([corners, np.full((TILES, dim), TILE)]).astype(np.float64)
+    tiles = np.hstack([corners, np.full((tiles, dim), TILE)]).astype(np.float64)
     world = (slots * TILE,) * dim
     pos = rng.uniform(0.0, world[0], size=(movers, dim))
     vel = rng.uniform(-SPEED, SPEED, size=(movers, dim))
@@ -266,23 +266,23 @@ def race(level, ways, frames):
     return times, copies, canonical, {w.name: w.pass_kind() for w in ways}
 
 
-def level_costs(movers=MOVERS, dims=(2, 3), frames=30, with_box2d=True):
+def level_costs(movers=MOVERS, dims=(2, 3), frames=30, with_box2d=True, tiles=TILES):
     """The level scenes' records: per scene and M, each way's fastest and
     median frame, the resting way's copy of its pairs, the pair counts, the
     agreement checks and the pass the grid took."""
     records = []
     for dim in dims:
         for m in movers:
-            level = level_scene(m, dim)
+            level = level_scene(m, dim, tiles=tiles)
             ways = [Grid(level, "static"), Grid(level, None), Grid(level, "resting")]
             box2d = with_box2d and dim == 2 and box2d_available()
             if box2d:
                 ways.append(Box2D(level))
             times, copies, pairs, kinds = race(level, ways, frames)
             static, alone, resting = (w.name for w in ways[:3])
-            tile_pairs = pairs[resting][pairs[resting][:, 1] < TILES]
-            without_tiles = pairs[resting][pairs[resting][:, 1] >= TILES]
-            record = {"scene": level.name, "tiles": TILES, "movers": m,
+            tile_pairs = pairs[resting][pairs[resting][:, 1] < tiles]
+            without_tiles = pairs[resting][pairs[resting][:, 1] >= tiles]
+            record = {"scene": level.name, "tiles": tiles, "movers": m,
                       "ms": {name: {"fastest": 1e3 * min(t), "median": 1e3 * statistics.median(t)}
                              for name, t in times.items()},
                       "copy_ms": {"fastest": 1e3 * min(copies), "median": 1e3 * statistics.median(copies)},
@@ -291,7 +291,7 @@ def level_costs(movers=MOVERS, dims=(2, 3), frames=30, with_box2d=True):
                       "passes": kinds,
                       "static_agrees_with_resting": bool(np.array_equal(pairs[static], without_tiles)),
                       "alone_agrees": bool(np.array_equal(
-                          pairs[alone], pairs[static][pairs[static][:, 0] >= TILES])),
+                          pairs[alone], pairs[static][pairs[static][:, 0] >= tiles])),
                       "box2d": None}
             if box2d:
                 exact, borderline = compare(level, pairs[static], pairs[Box2D.name])
@@ -337,14 +337,59 @@ def box2d_report(records):
     return "\n".join(lines)
 
 
+SHARES = (0.01, 0.03, 0.06, 0.1, 0.125)
+
+
+def crossover_costs(n=100_000, shares=SHARES, dims=(2, 3), rounds=5, seed=0):
+    """What decides between the two ways of a pair pass, measured: on the
+    uniform scene, a share of the objects moves; the pass over what changed
+    (the way the index takes below its limit) against a full pass over the
+    same objects (forced by updating every object, most to where it was).
+    The fastest pass of `rounds`, in ms, from last_phase_ms()."""
+    records = []
+    rng = np.random.default_rng(seed)
+    for dim in dims:
+        scene = scenes.uniform(n, dim=dim)
+        grid = (UniformGrid if dim == 2 else UniformGrid3D)(scene.cell_size, (0.0,) * dim, 4, 1)
+        insert, update = ((grid.insert_circles, grid.update_circles) if dim == 2
+                          else (grid.insert_spheres, grid.update_spheres))
+        ids = insert(scene.pos, scene.extent)
+        grid.pair_ids()
+        for share in shares:
+            best = {}
+            for _ in range(rounds):
+                scene.step()
+                moved = np.sort(rng.choice(n, int(share * n), replace=False))
+                for rows in (moved, slice(None)):
+                    update(ids[rows], scene.pos[rows], scene.extent[rows])
+                    grid.pair_ids()
+                    kind = grid.last_pair_pass()
+                    best[kind] = min(best.get(kind, math.inf), grid.last_phase_ms()["pairs"])
+            records.append({"scene": scene.name, "n": n, "share": share, "pass_ms": best})
+    return records
+
+
+def crossover_report(records):
+    lines = ["The two ways of a pair pass (uniform scene, a share of the objects moving; "
+             "fastest pass, ms): the index takes the pass over what changed while at most "
+             "an eighth of its objects changed"]
+    for r in records:
+        ms = r["pass_ms"]
+        changed = ms.get("changed")
+        lines.append(f"  {r['scene']} N={r['n']:,}, {r['share']:.1%} moved: "
+                     + (f"over what changed {changed:.3f}, " if changed is not None else "")
+                     + f"full {ms['full']:.3f}"
+                     + (f" ({changed / ms['full']:.2f}x)" if changed is not None else ""))
+    return "\n".join(lines)
+
+
 def report(records):
-    lines = ["Level scenes: 100,000 static tiles and M movers; fastest (median) ms per frame, "
-             "frames in turn"]
+    lines = ["Level scenes: static tiles and M movers; fastest (median) ms per frame, frames in turn"]
     for r in records:
         ms = r["ms"]
         names = list(ms)
         static, alone, resting = names[:3]
-        lines.append(f"  {r['scene']}, M={r['movers']:,} ({r['pairs'][static]:,} pairs with the "
+        lines.append(f"  {r['scene']}, {r['tiles']:,} tiles, M={r['movers']:,} ({r['pairs'][static]:,} pairs with the "
                      f"tiles static, {r['tile_pairs']:,} more among resting tiles):")
         for name in names:
             kind = f", pass: {r['passes'][name]}" if r["passes"].get(name) else ""

@@ -42,7 +42,7 @@ def test_the_pages_with_python_examples_are_all_collected():
                   for page in PAGES) == [
         "README.md", "getting-started/python.md", "guides/3d.md", "guides/batches.md",
         "guides/events.md", "guides/layers.md", "guides/nearest.md", "guides/rays.md",
-        "guides/threads.md", "guides/tuning.md"]
+        "guides/static.md", "guides/threads.md", "guides/tuning.md"]
 
 
 MODULES = [spatial_hash] + [importlib.import_module(f"spatial_hash.{m.name}")
