@@ -366,7 +366,10 @@ def main(argv=None):
         if args.suggest in scenes.SCENES:
             sizes = tuning.sizes_of_scene(scenes.SCENES[args.suggest](100_000))
         else:
-            sizes = tuning.load_sizes(args.suggest)
+            try:
+                sizes = tuning.load_sizes(args.suggest)
+            except (OSError, ValueError) as error:
+                parser.error(f"--suggest: {error}")
         advice = tuning.suggest(sizes)
         cell = f" with cell_size={advice['cell_size']:g}" if advice["cell_size"] else ""
         print(f"use the {advice['index']} grid{cell}: {advice['reason']}")

@@ -33,7 +33,11 @@ cdef inline void mark_changed(SpatialIndexD self, int32_t i) noexcept nogil:
 
 
 cdef void mark_rows_changed(SpatialIndexD self, const int64_t[::1] ids) noexcept nogil:
+    """mark_changed for a batch's ids (distinct); a batch that alone passes
+    the limit (every object moving, say) marks none: the next pass is full."""
     cdef Py_ssize_t k
+    if self.state.n_changed + ids.shape[0] > changed_limit(self):
+        self.state.too_many_changed = True
     for k in range(ids.shape[0]):
         if self.state.too_many_changed:
             return

@@ -52,11 +52,22 @@ def test_bad_sizes_are_named(sizes, named):
         tuning.suggest(sizes)
 
 
-def test_malformed_sizes_file(tmp_path):
+@pytest.mark.parametrize("text,message", [
+    ("# sizes\n1 2\n\n3\n", "line 4: 1 numbers, but line 2 has 2: every line must be"),
+    ("2\n3 4 5\n", "line 2: expected 'diameter' or 'width height', got '3 4 5'"),
+    ("2\nwide 4\n", "line 2: 'wide 4' is not one or two numbers"),
+    ("# nothing\n\n", "no sizes")])
+def test_a_malformed_sizes_file_is_refused_naming_the_line(tmp_path, capsys, text, message):
     path = tmp_path / "bad.txt"
-    path.write_text("1 2\n3\n")
-    with pytest.raises(ValueError, match="per line"):
+    path.write_text(text)
+    with pytest.raises(ValueError) as error:
         tuning.load_sizes(path)
+    assert str(error.value).startswith(str(path)) and message in str(error.value)
+    with pytest.raises(SystemExit) as stop:          # the command line: a usage error, no traceback
+        bench.main(["--suggest", str(path)])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
 
 
 def test_three_dimensional_sizes_get_cells_of_one_diameter():

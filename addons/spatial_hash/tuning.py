@@ -145,15 +145,31 @@ def load_sizes(path):
     OSError
         If the file cannot be read.
     ValueError
-        For no sizes, lines of one and two numbers mixed, three or more, or a
-        word that is not a number.
+        For no sizes, or a line that is not one or two numbers, or has another
+        count of numbers than the first line: the message names the file, the
+        line and what is wrong with it.
     """
+    rows, first = [], None
     with open(path) as f:
-        rows = [line.replace(",", " ").split() for line in f if line.strip()
-                and not line.lstrip().startswith("#")]
-    widths = {len(r) for r in rows}
-    if not rows or not widths <= {1, 2} or len(widths) != 1:
-        raise ValueError(f"{path}: expected one 'diameter' or 'width height' per line")
+        for number, line in enumerate(f, 1):
+            words = line.replace(",", " ").split()
+            if not words or words[0].startswith("#"):
+                continue
+            where = f"{path}, line {number}"
+            if len(words) > 2:
+                raise ValueError(f"{where}: expected 'diameter' or 'width height', got {line.strip()!r}")
+            try:
+                values = [float(w) for w in words]
+            except ValueError:
+                raise ValueError(f"{where}: {line.strip()!r} is not one or two numbers") from None
+            if first is None:
+                first = (number, len(values))
+            elif len(values) != first[1]:
+                raise ValueError(f"{where}: {len(values)} numbers, but line {first[0]} has {first[1]}: "
+                                 "every line must be a 'diameter' or every line 'width height'")
+            rows.append(values)
+    if not rows:
+        raise ValueError(f"{path}: no sizes (one 'diameter' or 'width height' a line)")
     arr = np.array(rows, dtype=np.float64)
     return arr[:, 0] if arr.shape[1] == 1 else arr
 

@@ -1,7 +1,7 @@
 """The benchmark page's tables and plot, drawn from the stored results
 (bench/results/<machine>/<date>.json, read by spatial_hash.bench.results) when
 the manual is built: a MyST page's ``{bench-figures} scenes2d`` directive (or
-scenes3d, nearest, rays, phases, run) puts that part of the newest stored run
+scenes3d, nearest, rays, phases, level, box2d, passes, run) puts that part of the newest stored run
 on the page, as Markdown, and ``{bench-plot}`` its scaling plot; the parts
 named godot-* come from the newest stored timings of the Godot demo projects
 (bench/results/<machine>/godot/<date>.json). Sphinx is imported only by `setup`."""
@@ -84,6 +84,46 @@ def rays_table(document):
     rows = [[method, f"{us:,.3g}" if us < 1000 else f"{us:,.0f}", f"{us / best:,.1f}x",
              f"{counts.get(method, costs['rays']):,}"] for method, us in costs["us_per_ray"].items()]
     return grid_table(["method", "µs per ray", "x the fastest grid", "rays cast"], rows)
+
+
+def level_table(document):
+    """The level scenes: each way of holding the level, fastest (median) ms per
+    frame, and Box2D's where it ran."""
+    rows = []
+    for r in document.get("level", []):
+        ms = r["ms"]
+        static, alone, resting = list(ms)[:3]
+        box2d = [name for name in list(ms)[3:]]
+        rows.append([f"{r['scene']}, {r['tiles']:,} tiles, {r['movers']:,} movers"]
+                    + [f"{figure(ms[m]['fastest'])} ({figure(ms[m]['median'])})" for m in (static, alone)]
+                    + [f"{figure(ms[resting]['fastest'])} ({figure(ms[resting]['median'])}) + "
+                       f"{figure(r['copy_ms']['fastest'])}"]
+                    + [f"{figure(ms[box2d[0]]['fastest'])} ({figure(ms[box2d[0]]['median'])})"
+                       if box2d else "not run"]
+                    + [r["passes"][static]])
+    return grid_table(["scene", "tiles static", "movers alone", "tiles resting + copy of their pairs",
+                       "Box2D v3", "pass"], rows)
+
+
+def box2d_table(document):
+    """Box2D v3 beside the uniform grid on the uniform scene (every object moves)."""
+    rows = []
+    for r in document.get("box2d", []):
+        grid, box2d = list(r["ms"])
+        rows.append([f"uniform {r['n']:,}", figure(r["ms"][grid]["fastest"]), figure(r["ms"][box2d]["fastest"]),
+                     f"{r['ms'][box2d]['fastest'] / r['ms'][grid]['fastest']:.1f}x",
+                     "yes" if r["box2d"]["exact"] else f"but {r['box2d']['borderline']} at the edge"
+                     if r["box2d"]["borderline"] is not None else "NO"])
+    return grid_table(["scene, N", "uniform grid", "Box2D v3", "Box2D's time", "same pairs"], rows)
+
+
+def passes_table(document):
+    """The two ways of a pair pass at each share of moving objects."""
+    rows = [[f"{r['scene']} {r['n']:,}", f"{r['share']:.1%}", figure(r["pass_ms"]["changed"]),
+             figure(r["pass_ms"]["full"]), f"{r['pass_ms']['changed'] / r['pass_ms']['full']:.2f}x"]
+            for r in document.get("pair_pass_ways", []) if "changed" in r["pass_ms"]]
+    return grid_table(["scene, N", "objects moved", "pass over what changed (ms)", "full pass (ms)",
+                       "ratio"], rows)
 
 
 def run_facts(document):
@@ -189,7 +229,8 @@ def godot_export(document):
 
 
 PARTS = {"scenes2d": lambda d: scene_table(d, 2), "scenes3d": lambda d: scene_table(d, 3),
-         "phases": phases_table, "nearest": nearest_table, "rays": rays_table, "run": run_facts}
+         "phases": phases_table, "nearest": nearest_table, "rays": rays_table, "run": run_facts,
+         "level": level_table, "box2d": box2d_table, "passes": passes_table}
 GODOT_PARTS = {"godot-bullet-hell": godot_bullet_hell, "godot-memory": godot_memory,
                "godot-per-object": godot_per_object, "godot-area-3d": godot_area_3d,
                "godot-export": godot_export}
