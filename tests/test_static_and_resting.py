@@ -217,3 +217,19 @@ def test_the_object_keyed_classes_and_the_brute_force_agree():
         frozenset(("wall", "floor")), frozenset(("wall", "ball"))}
     with pytest.raises(KeyError):
         index.set_static("nobody")
+
+
+def test_the_collision_system_takes_static_objects():
+    from spatial_hash import CollisionObject, SpatialHashCollisionSystem
+    system = SpatialHashCollisionSystem(cell_size=64.0)
+    wall, floor, ball = CollisionObject("wall", (0, 0), (10, 10)), CollisionObject("floor", (5, 5), (10, 10)), \
+        CollisionObject("ball", (6, 6), (2, 2))
+    system.add_object(wall, static=True)
+    system.add_object(floor, True)
+    system.add_object(ball)
+    assert {frozenset((a.id, b.id)) for a, b in system.check_collisions()} == {
+        frozenset(("wall", "ball")), frozenset(("floor", "ball"))}
+    with pytest.raises(ValueError, match="static must be True or False, got 'on'"):
+        system.add_object(ball, static="on")
+    system.set_static(floor, False)
+    assert len(system.check_collisions()) == 3

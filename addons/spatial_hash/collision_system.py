@@ -103,13 +103,17 @@ class SpatialHashCollisionSystem:
         """The objects in the system, in the order added (a new list)."""
         return list(self._hash)
 
-    def add_object(self, obj):
+    def add_object(self, obj, static=False):
         """Add an object at its `position` and `size`, or move one already present there.
 
         Parameters
         ----------
         obj : CollisionObject
             Hashable, with `position` and `size`.
+        static : bool, optional
+            Whether it is static: two static objects (a level's walls) are
+            never reported as a pair, as in Box2D and Godot (see
+            `OptimizedSpatialHash.set_static`).
 
         Raises
         ------
@@ -118,10 +122,27 @@ class SpatialHashCollisionSystem:
         TypeError
             For a position or size of the wrong length or kind, naming it.
         ValueError
-            For a non-finite coordinate or a negative size, naming it; the
-            system is left as it was.
+            For a non-finite coordinate, a negative size or a `static` that is
+            not a bool, naming it; the system is left as it was.
         """
-        self._hash.insert(obj, self._bounds(obj.position, obj.size))
+        self._hash.insert(obj, self._bounds(obj.position, obj.size), static)
+
+    def set_static(self, obj, static=True):
+        """Mark an object of the system static, or not (see `add_object`).
+
+        Parameters
+        ----------
+        obj : CollisionObject
+        static : bool
+
+        Raises
+        ------
+        KeyError
+            If `obj` is not in the system.
+        ValueError
+            If `static` is not a bool.
+        """
+        self._hash.set_static(obj, static)
 
     def remove_object(self, obj):
         """Remove an object.
