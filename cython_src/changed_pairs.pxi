@@ -153,9 +153,16 @@ cdef int recount(SpatialIndexD self) except -1:
 
 
 def last_pair_pass(SpatialIndexD self):
-    """Which way the last pair pass went: "full" (every object tested),
-    "changed" (only what was inserted, moved, removed or refiltered since
-    the pass before, against everything near it, the other pairs kept),
-    "unchanged" (nothing changed: the last pairs stand), or "none" before
-    the first. Each gives the same pairs; the index picks the cheaper."""
+    """Which way the last pair pass went.
+
+    Each way gives the same pairs; the index picks the cheaper.
+
+    Returns
+    -------
+    str
+        "full" (every object tested), "changed" (only what was inserted, moved,
+        removed or refiltered since the pass before, against everything near
+        it, the other pairs kept), "unchanged" (nothing changed: the last pairs
+        stand) or "none" before the first pass.
+    """
     return ("none", "full", "changed", "unchanged")[self.state.last_pass]

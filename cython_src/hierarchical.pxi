@@ -103,24 +103,53 @@ cdef str hierarchical_repr(HierarchicalGridD self):
 
 
 def level_of_id(HierarchicalGridD self, object_id):
-    """(cell_size, exponent) of the level an object lives in: its cell side in
-    world units (float) and the int e for which cell_size is base x
-    hierarchy_factor ** e, the base being set by the first object ever added
-    (just over sqrt(hierarchy_factor) x its longest side; 1 for a point).
-    Raises KeyError for an unknown id,
-    RuntimeError if another thread's call holds the index."""
+    """The level an object lives in.
+
+    Parameters
+    ----------
+    object_id : int
+        The object's id.
+
+    Returns
+    -------
+    cell_size : float
+        The level's cell side, in world units.
+    exponent : int
+        The e for which cell_size is base * hierarchy_factor ** e, the base
+        being set by the first object ever added (just over
+        sqrt(hierarchy_factor) times its longest side; 1 for a point).
+
+    Raises
+    ------
+    KeyError
+        For an unknown id.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     _idle(self)
     cdef const Level* L = &self.hierarchy.levels[self.hierarchy.level_of[_check_id(self, object_id)]]
     return (L.cell, L.exponent)
 
 
 def hierarchical_stats(HierarchicalGridD self):
-    """Occupancy figures in the schema both grids share (see the uniform
-    grid's stats).
+    """Occupancy figures, in the schema both grids share.
+
     Every object lives in one cell of one level (memberships == objects) and
     there is no large-object list; a level's table is direct-mapped, so a
     lookup reads one slot, and a cell's objects are the world cells that wrap
-    onto the same slot. `levels` runs from the finest cell size to the coarsest."""
+    onto the same slot.
+
+    Returns
+    -------
+    dict
+        The keys of STATS_KEYS, as `$Grid.stats` describes them; "levels" runs
+        from the finest cell size to the coarsest.
+
+    Raises
+    ------
+    RuntimeError
+        If another thread's call holds the index.
+    """
     cdef Py_ssize_t r, c, occupied, cells = 0, most = 0, length
     cdef int32_t i
     cdef const Level* L

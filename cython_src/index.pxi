@@ -3,15 +3,29 @@
 
 
 def copy_into(SpatialIndexD self, SpatialIndexD target not None):
-    """Put every object of this index into `target`, an empty index of any
-    kind and settings, under the same id with the same handle; the next
-    inserts get the same ids from both, and the pair events go on from
-    this index's last call. This is how an index is rebuilt with another
-    cell size, large-object threshold or kind. All or nothing:
-    ValueError naming the first object `target` cannot place (a position
-    too far from the origin for its cell size, say) or if `target` is not
-    empty (both leave it as it was), MemoryError (which leaves it empty),
-    RuntimeError if another thread's call holds either index."""
+    """Put every object of this index into an empty one, under the same ids.
+
+    Each object keeps its id, handle, filter and static mark; the next inserts
+    get the same ids from both, and the pair events go on from this index's last
+    call. This is how an index is rebuilt with another cell size, large-object
+    threshold or kind. All or nothing.
+
+    Parameters
+    ----------
+    target : $Index
+        An empty index of any kind and settings.
+
+    Raises
+    ------
+    ValueError
+        Naming the first object `target` cannot place (a position too far from
+        the origin for its cell size, say), or if `target` is not empty; both
+        leave it as it was.
+    MemoryError
+        Which leaves `target` empty.
+    RuntimeError
+        If another thread's call holds either index.
+    """
     cdef Py_ssize_t i, failed_at = -1
     cdef Box box
     cdef const Box* b = &box
@@ -70,11 +84,19 @@ def copy_into(SpatialIndexD self, SpatialIndexD target not None):
 # --------------------------------------------------------------- validation
 
 def validate(SpatialIndexD self):
-    """Check every internal invariant of the index (ids, free lists, each
-    object's placement against its box, the cells and their records); raises
-    AssertionError naming the first one broken, RuntimeError if another
-    thread's call holds the index. Visits every object and cell: for tests
-    and debugging, not for a frame loop."""
+    """Check every internal invariant of the index.
+
+    Ids, free lists, each object's placement against its box, the cells and
+    their records: it visits every object and cell, for tests and debugging,
+    not for a frame loop.
+
+    Raises
+    ------
+    AssertionError
+        Naming the first invariant broken.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     cdef Claim claim
     _claim(self, claim)
     validate_ids(self)
@@ -287,12 +309,28 @@ cdef int update_circle_rows(SpatialIndexD self, object ids, object centers,
     _update_rows(self, ids, xy.shape[0], &batch)
     return 0
 def set_filters(SpatialIndexD self, ids, layers, masks):
-    """set_filter for many objects: `ids` a 1-D integer array of n distinct
-    live ids, `layers` and `masks` n ints each or one for all. Everything is
-    checked before anything changes. Raises TypeError if `ids` is not a 1-D
-    integer array, KeyError for an unknown id, ValueError for a repeated id
-    or a bad layer or mask (naming layers[k] or masks[k]), or RuntimeError
-    if another thread's call holds the index."""
+    """`set_filter` for many objects; everything is checked before anything changes.
+
+    Parameters
+    ----------
+    ids : array_like of int, shape (n,)
+        Distinct live ids (a 1-D integer array).
+    layers : array_like of int, shape (n,), or int
+        Their layers, or one for all.
+    masks : array_like of int, shape (n,), or int
+        Their masks, or one for all.
+
+    Raises
+    ------
+    TypeError
+        If `ids` is not a 1-D integer array.
+    KeyError
+        For an unknown id.
+    ValueError
+        For a repeated id or a bad layer or mask (naming layers[k] or masks[k]).
+    RuntimeError
+        If another thread's call holds the index.
+    """
     cdef const int64_t[::1] idv = as_ids(ids)
     cdef Py_ssize_t k, n = idv.shape[0]
     cdef const uint32_t[::1] layer_v = as_bits(layers, n, DEFAULT_LAYER, "layers")
@@ -310,12 +348,26 @@ def set_filters(SpatialIndexD self, ids, layers, masks):
 
 
 def set_statics(SpatialIndexD self, ids, statics):
-    """set_static for many objects: `ids` a 1-D integer array of n distinct
-    live ids, `statics` n bools or one for all. Everything is checked before
-    anything changes. Raises TypeError if `ids` is not a 1-D integer array,
-    KeyError for an unknown id, ValueError for a repeated id or a value
-    that is not a bool (naming static[k]), or RuntimeError if another
-    thread's call holds the index."""
+    """`set_static` for many objects; everything is checked before anything changes.
+
+    Parameters
+    ----------
+    ids : array_like of int, shape (n,)
+        Distinct live ids (a 1-D integer array).
+    statics : array_like of bool, shape (n,), or bool
+        Whether each is static, or one for all.
+
+    Raises
+    ------
+    TypeError
+        If `ids` is not a 1-D integer array.
+    KeyError
+        For an unknown id.
+    ValueError
+        For a repeated id or a value that is not a bool (naming static[k]).
+    RuntimeError
+        If another thread's call holds the index.
+    """
     cdef const int64_t[::1] idv = as_ids(ids)
     cdef Py_ssize_t k, n = idv.shape[0]
     cdef const uint8_t[::1] static_v = as_flags(statics, n, "static")
@@ -335,10 +387,24 @@ def set_statics(SpatialIndexD self, ids, statics):
 
 
 def remove_many(SpatialIndexD self, ids):
-    """Remove the objects `ids`, a 1-D integer array of distinct live ids; all
-    are checked before any is removed. Raises TypeError if `ids` is not a 1-D
-    integer array, KeyError for an unknown id, ValueError for a repeated one,
-    or RuntimeError if another thread's call holds the index."""
+    """Remove many objects; all are checked before any is removed.
+
+    Parameters
+    ----------
+    ids : array_like of int, shape (n,)
+        Distinct live ids (a 1-D integer array).
+
+    Raises
+    ------
+    TypeError
+        If `ids` is not a 1-D integer array.
+    KeyError
+        For an unknown id.
+    ValueError
+        For a repeated id.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     cdef const int64_t[::1] idv = as_ids(ids)
     cdef Py_ssize_t k
     cdef Claim claim

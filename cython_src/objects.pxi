@@ -148,10 +148,35 @@ cdef object insert_circle_at(SpatialIndexD self, const double* center, double ra
 
 
 def update_bounds(SpatialIndexD self, object_id, bounds, str name="bounds"):
-    """update_rect (in 3D, update_box) with the GDScript argument: `bounds` as
-    (x, y, width, height) or a Rect2 (in 3D, (x, y, z, width, height, depth)
-    or an AABB). Raises TypeError naming it as `name` if it is neither, and as
-    update_rect."""
+    """Move an object to a box given as one argument: numbers or a Godot $Bounds.
+
+    Parameters
+    ----------
+    object_id : int
+        The object's id.
+    bounds : sequence of $twoD float or $Bounds
+        $box: the min corner and the size, in world units.
+    name : str, optional
+        What an error message calls `bounds` (default "bounds").
+
+    Raises
+    ------
+    TypeError
+        Naming `bounds` as `name` if it is neither $twoD numbers nor a $Bounds.
+    KeyError
+        For an unknown id.
+    ValueError
+        For a bad number or a box out of range, naming it; the object stays as
+        it was.
+    MemoryError
+        The object then stays as it was.
+    RuntimeError
+        If another thread's call holds the index.
+
+    See Also
+    --------
+    $update_box : The same move with each number an argument.
+    """
     cdef double at[D]
     cdef double size[D]
     bounds_into(bounds, name, at, size)
@@ -188,13 +213,35 @@ cdef int update_circle_at(SpatialIndexD self, object_id, const double* center,
 
 
 def set_filter(SpatialIndexD self, object_id, layer, mask):
-    """Put object `object_id` on the collision layers `layer` and have it look
-    for those of `mask` (32-bit unsigned ints; new objects: layer 1, mask all
-    bits). pairs() reports two touching objects when either one's mask has a
-    bit of the other's layer; a query with a mask returns only the objects on
-    one of its layers. Raises KeyError for an unknown id, ValueError for a
-    layer or mask that is not an int from 0 to 2**32 - 1, or RuntimeError if
-    another thread's call holds the index."""
+    """Put an object on collision layers, and choose the layers it looks for.
+
+    `pairs` reports two touching objects when either one's mask has a bit of
+    the other's layer; a query with a mask returns only the objects on one of
+    its layers. New objects have layer 1 and a mask of all bits.
+
+    Parameters
+    ----------
+    object_id : int
+        The object's id.
+    layer : int
+        The layers it is on, a 32-bit unsigned int (0 to 2**32 - 1).
+    mask : int
+        The layers it looks for, likewise.
+
+    Raises
+    ------
+    KeyError
+        For an unknown id.
+    ValueError
+        For a layer or mask that is not an int from 0 to 2**32 - 1.
+    RuntimeError
+        If another thread's call holds the index.
+
+    See Also
+    --------
+    filter_of : An object's layer and mask.
+    set_filters : The same for many objects.
+    """
     cdef Filter f
     read_filter(layer, mask, False, &f)
     _idle(self)
@@ -206,13 +253,33 @@ def set_filter(SpatialIndexD self, object_id, layer, mask):
 
 
 def set_static(SpatialIndexD self, object_id, is_static=True):
-    """Mark object `object_id` static (True) or not (False). Two static
-    objects never pair: not in pairs(), pair events or the counters, as static
-    bodies never collide in Box2D or Godot; a static object pairs with every
-    other object, answers queries and may be moved as before. A level's tiles
-    and walls are static: a pair pass then costs what moved. Raises KeyError
-    for an unknown id, ValueError if `is_static` is not a bool, or
-    RuntimeError if another thread's call holds the index."""
+    """Mark an object static, or not.
+
+    Two static objects never pair: not in `pairs`, the pair events or the
+    counters, as static bodies never collide in Box2D or Godot. A static object
+    pairs with every other object, answers queries and may be moved as before.
+    A level's tiles and walls are static: a pair pass then costs what moved.
+
+    Parameters
+    ----------
+    object_id : int
+        The object's id.
+    is_static : bool, optional
+        True (the default) to make it static, False to make it move again.
+
+    Raises
+    ------
+    KeyError
+        For an unknown id.
+    ValueError
+        If `is_static` is not a bool.
+    RuntimeError
+        If another thread's call holds the index.
+
+    See Also
+    --------
+    set_statics : The same for many objects.
+    """
     cdef uint32_t flag = check_flag(is_static, "static")
     _idle(self)
     cdef int32_t i = _check_id(self, object_id)
@@ -226,15 +293,49 @@ def set_static(SpatialIndexD self, object_id, is_static=True):
 
 
 def is_static(SpatialIndexD self, object_id):
-    """Is object `object_id` static (see set_static)? Raises KeyError for an
-    unknown id, RuntimeError if another thread's call holds the index."""
+    """Whether an object is static (see `set_static`).
+
+    Parameters
+    ----------
+    object_id : int
+        The object's id.
+
+    Returns
+    -------
+    bool
+        True if it is static.
+
+    Raises
+    ------
+    KeyError
+        For an unknown id.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     _idle(self)
     return filter_of_id(self, _check_id(self, object_id)).is_static == 1
 
 
 def filter_of(SpatialIndexD self, object_id):
-    """(layer, mask) of an object, as set_filter takes them. Raises KeyError
-    for an unknown id, RuntimeError if another thread's call holds the index."""
+    """An object's collision layer and mask, as `set_filter` takes them.
+
+    Parameters
+    ----------
+    object_id : int
+        The object's id.
+
+    Returns
+    -------
+    tuple of int
+        (layer, mask).
+
+    Raises
+    ------
+    KeyError
+        For an unknown id.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     _idle(self)
     cdef Filter f = filter_of_id(self, _check_id(self, object_id))[0]
     return (f.layer, f.mask)
@@ -251,9 +352,27 @@ cdef void _release(SpatialIndexD self, int32_t i) noexcept nogil:
 
 
 def remove(SpatialIndexD self, object_id):
-    """Remove an object; returns True, or False (changing nothing) if
-    `object_id` names no live object. Raises RuntimeError if another thread's
-    call holds the index."""
+    """Remove an object; its id may be handed out again.
+
+    Parameters
+    ----------
+    object_id : int
+        The object's id.
+
+    Returns
+    -------
+    bool
+        True, or False (changing nothing) if `object_id` names no live object.
+
+    Raises
+    ------
+    RuntimeError
+        If another thread's call holds the index.
+
+    See Also
+    --------
+    remove_many : Many objects at once.
+    """
     cdef Claim claim
     _claim(self, claim)
     if object_id not in self:
@@ -276,8 +395,15 @@ cdef void _empty(SpatialIndexD self) noexcept nogil:
 
 
 def clear(SpatialIndexD self):
-    """Remove every object (ids start again from 0); keeps the allocated storage
-    for reuse. Raises RuntimeError if another thread's call holds the index."""
+    """Remove every object; ids start again from 0.
+
+    The allocated storage is kept for reuse.
+
+    Raises
+    ------
+    RuntimeError
+        If another thread's call holds the index.
+    """
     cdef Py_ssize_t i
     cdef Claim claim
     _claim(self, claim)
@@ -290,18 +416,50 @@ def clear(SpatialIndexD self):
 
 
 def handle(SpatialIndexD self, object_id):
-    """The handle stored with an id. Raises KeyError for an unknown id,
-    RuntimeError if another thread's call holds the index."""
+    """The handle stored with an id: what queries and `pairs` return for it.
+
+    Parameters
+    ----------
+    object_id : int
+        The object's id.
+
+    Returns
+    -------
+    object
+        The handle given when it was inserted, or the id if none was.
+
+    Raises
+    ------
+    KeyError
+        For an unknown id.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     _idle(self)
     _check_id(self, object_id)
     return handle_of(self.handles, object_id)
 
 
 def bounds(SpatialIndexD self, object_id):
-    """(x, y, width, height) of an object's box in world units, in 3D
-    (x, y, z, width, height, depth) (a circle's or sphere's bounding box).
-    Raises KeyError for an unknown id, RuntimeError if another thread's call
-    holds the index."""
+    """An object's box (a $round's bounding box), in world units.
+
+    Parameters
+    ----------
+    object_id : int
+        The object's id.
+
+    Returns
+    -------
+    tuple of float
+        $box.
+
+    Raises
+    ------
+    KeyError
+        For an unknown id.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     _idle(self)
     cdef Box b
     cdef double size[D]
@@ -324,8 +482,18 @@ cdef object circle_tuple(SpatialIndexD self, object_id):
 
 
 def ids(SpatialIndexD self):
-    """List of the ids (ints) of all live objects, ascending. Raises RuntimeError
-    if another thread's call holds the index."""
+    """The ids of every live object.
+
+    Returns
+    -------
+    list of int
+        Ascending.
+
+    Raises
+    ------
+    RuntimeError
+        If another thread's call holds the index.
+    """
     cdef Py_ssize_t i
     cdef Claim claim
     _claim(self, claim)       # the list grows as it is read: Python code can run meanwhile
@@ -333,10 +501,28 @@ def ids(SpatialIndexD self):
 
 
 def is_colliding(SpatialIndexD self, a, b):
-    """Would pairs() report objects a and b (ids)? They overlap, by the exact
-    test the pair pass uses, and either one's mask has a bit of the other's
-    layer; False when a == b. Raises KeyError for an unknown id,
-    RuntimeError if another thread's call holds the index."""
+    """Whether `pairs` would report two objects.
+
+    They overlap, by the exact test the pair pass uses, either one's mask has
+    a bit of the other's layer, and they are not both static.
+
+    Parameters
+    ----------
+    a, b : int
+        The two objects' ids.
+
+    Returns
+    -------
+    bool
+        True if they collide; False when `a` == `b`.
+
+    Raises
+    ------
+    KeyError
+        For an unknown id.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     _idle(self)
     cdef int32_t i = _check_id(self, a), j = _check_id(self, b)
     return i != j and filters_pass(filter_of_id(self, i), filter_of_id(self, j)) \

@@ -88,10 +88,30 @@ cdef object _pair_array(const PairList* pairs, object out):
 
 
 def pairs(SpatialIndexD self):
-    """List of (handle_a, handle_b) tuples, one for every overlapping pair, the
-    smaller id's handle first, in no set order. Updates broad_phase_pairs,
-    narrow_phase_checks and hits. Raises MemoryError, or RuntimeError if
-    another thread's call holds the index."""
+    """Every overlapping pair, once.
+
+    Two objects pair when they overlap (touching counts), their collision
+    filters let them (see `set_filter`) and they are not both static. Updates
+    `broad_phase_pairs`, `narrow_phase_checks` and `hits`.
+
+    Returns
+    -------
+    list of tuple
+        (handle_a, handle_b) per pair, the smaller id's handle first, pairs in
+        no set order.
+
+    Raises
+    ------
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+
+    See Also
+    --------
+    pair_ids : The same pairs as an array of ids.
+    pair_events : The pairs that began and ended since the last call.
+    """
     cdef Py_ssize_t k
     cdef list handles = self.handles
     cdef Claim claim
@@ -102,12 +122,30 @@ def pairs(SpatialIndexD self):
 
 
 def pair_ids(SpatialIndexD self, out=None):
-    """Every overlapping pair once as a (k, 2) int32 array of ids, the smaller
-    first in each row, rows in no set order. Pass `out`, an (m, 2) int32
-    C-contiguous array, to reuse memory: with m >= k the result is out[:k],
-    otherwise a new array. Updates the counters as pairs() does. Raises
-    ValueError if `out` is not such an array, MemoryError, or RuntimeError if
-    another thread's call holds the index."""
+    """Every overlapping pair once, as an array of ids.
+
+    The same pairs as `pairs`; updates the counters as it does.
+
+    Parameters
+    ----------
+    out : numpy.ndarray of int32, shape (m, 2), optional
+        A C-contiguous array to reuse: with m >= k the result is out[:k],
+        otherwise a new array.
+
+    Returns
+    -------
+    numpy.ndarray of int32, shape (k, 2)
+        A row of ids per pair, the smaller first, rows in no set order.
+
+    Raises
+    ------
+    ValueError
+        If `out` is not such an array.
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     check_pair_out(out)
     cdef Claim claim
     _claim(self, claim)
@@ -170,13 +208,27 @@ cdef object _pair_changes(SpatialIndexD self):
 
 
 def pair_event_ids(SpatialIndexD self):
-    """The pairs that began and ended overlapping since the last call of
-    pair_event_ids or pair_events (before the first: since the index was
-    empty), each once: (began, ended), (k, 2) and (m, 2) int32 arrays of ids,
-    the smaller first. A pair ends when its objects part or when one is
-    removed (then its id may already name another object). Updates the
-    counters as pairs() does. Raises MemoryError, or RuntimeError if another
-    thread's call holds the index."""
+    """The pairs that began and ended overlapping since the last call, as ids.
+
+    Since the last call of this or `pair_events` (before the first: since the
+    index was empty), each pair once. A pair ends when its objects part or when
+    one is removed (its id may then already name another object). Updates the
+    counters as `pairs` does.
+
+    Returns
+    -------
+    began : numpy.ndarray of int32, shape (k, 2)
+        The pairs that began, a row of ids each, the smaller first.
+    ended : numpy.ndarray of int32, shape (m, 2)
+        The pairs that ended, likewise.
+
+    Raises
+    ------
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     cdef Claim claim
     _claim(self, claim)
     began, ended, _ = _pair_changes(self)
@@ -185,9 +237,26 @@ def pair_event_ids(SpatialIndexD self):
 
 
 def pair_events(SpatialIndexD self):
-    """pair_event_ids with handles: (began, ended), lists of (handle_a,
-    handle_b) tuples, a removed object's pairs ending with the handle it had.
-    Raises as pair_event_ids does."""
+    """The pairs that began and ended overlapping since the last call, as handles.
+
+    `pair_event_ids` with handles; a removed object's pairs end with the handle
+    it had.
+
+    Returns
+    -------
+    began : list of tuple
+        (handle_a, handle_b) of each pair that began, the smaller id's handle
+        first.
+    ended : list of tuple
+        Likewise, of each pair that ended.
+
+    Raises
+    ------
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     cdef Py_ssize_t j
     cdef Claim claim
     _claim(self, claim)
@@ -201,14 +270,29 @@ def pair_events(SpatialIndexD self):
 
 
 def end_pairs_of(SpatialIndexD self, object_id):
-    """End now the pairs that the last pair_events (or pair_event_ids)
-    reported as begun for the object `object_id` names, or last named if it
-    was removed since: returns them as a list of (handle_a, handle_b)
-    tuples, the smaller id's handle first, and the next call does not
-    report them. For an owner that announces the end of a removed object's
-    pairs at once, as Godot's areas do for a node leaving the tree. Raises
-    KeyError for an id never handed out, RuntimeError if another thread's
-    call holds the index."""
+    """End now the pairs of one object that the pair events last reported as begun.
+
+    For an owner that announces the end of a removed object's pairs at once,
+    as Godot's areas do for a node leaving the tree: the next `pair_events`
+    (or `pair_event_ids`) does not report them.
+
+    Parameters
+    ----------
+    object_id : int
+        The object's id, or the id it had if it was removed since.
+
+    Returns
+    -------
+    list of tuple
+        Those pairs, (handle_a, handle_b) each, the smaller id's handle first.
+
+    Raises
+    ------
+    KeyError
+        For an id never handed out.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     cdef int32_t i, a, b
     cdef uint32_t generation
     cdef Py_ssize_t p, kept = 0
@@ -240,15 +324,33 @@ cdef object _handle_then(SpatialIndexD self, int32_t i, uint32_t generation):
 
 
 def candidate_ids(SpatialIndexD self, out=None):
-    """Every pair of objects the broad phase hands to the narrow phase, each
-    once, as a (k, 2) int32 array of ids (smaller first): a superset of
-    pair_ids(), k being the narrow_phase_checks of a pair pass. What sharing
-    cells means depends on the index (a uniform grid: a common cell, or a large
-    object's cell range; a hierarchical grid: neighbouring cells within a level,
-    or a coarser level's cells that can reach the object). The counters are
-    left as the last pair pass set them. `out` as for pair_ids. Raises
-    ValueError for any other `out`, MemoryError, or RuntimeError if another
-    thread's call holds the index."""
+    """Every pair the broad phase hands to the narrow phase, each once, as ids.
+
+    A superset of `pair_ids`: k is the `narrow_phase_checks` of a pair pass.
+    What sharing cells means depends on the grid (a uniform grid: a common cell,
+    or a large object's cell range; a hierarchical grid: neighbouring cells
+    within a level, or a coarser level's cells that can reach the object). The
+    counters and the last pairs are left as the last pair pass set them.
+
+    Parameters
+    ----------
+    out : numpy.ndarray of int32, shape (m, 2), optional
+        As for `pair_ids`.
+
+    Returns
+    -------
+    numpy.ndarray of int32, shape (k, 2)
+        A row of ids per pair, the smaller first.
+
+    Raises
+    ------
+    ValueError
+        For an `out` that is not an (m, 2) C-contiguous int32 array.
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     check_pair_out(out)
     cdef Claim claim
     _claim(self, claim)
@@ -256,10 +358,16 @@ def candidate_ids(SpatialIndexD self, out=None):
 
 
 def last_phase_ms(SpatialIndexD self):
-    """Where the last frame's time went, in milliseconds: {"moves": the last
-    batch update's new bodies for objects that stayed in their cells,
-    "relinks": its moves of the others between cells, "pairs": the last
-    pair pass}; 0.0 for what has not run yet. Single-object calls leave
-    them as they are."""
+    """Where the last frame's time went, in milliseconds.
+
+    Single-object calls leave these as they are.
+
+    Returns
+    -------
+    dict of str to float
+        "moves": the last batch update's new bodies for objects that stayed in
+        their cells; "relinks": its moves of the others between cells;
+        "pairs": the last pair pass. 0.0 for what has not run yet.
+    """
     return {"moves": self.state.phase_ms[PHASE_MOVES], "relinks": self.state.phase_ms[PHASE_RELINKS],
             "pairs": self.state.phase_ms[PHASE_PAIRS]}

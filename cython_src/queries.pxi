@@ -141,13 +141,38 @@ cdef list nearest_query(SpatialIndexD self, const double* point, object k,
 
 
 def query_nearest_many(SpatialIndexD self, points, k=1, double max_distance=INFINITY, mask=0xFFFFFFFF):
-    """query_nearest for each row of `points`, an (m, 2) array of (x, y) in
-    world units, in 3D (m, 3) of (x, y, z). Returns (offsets, ids, distances): offsets an (m + 1,) int64
-    array, ids (int32, object ids, not handles) and distances (float64, world
-    units), point j's nearest first in ids[offsets[j]:offsets[j + 1]].
-    Raises ValueError for a wrong shape, a bad number (naming points[j]) or
-    a bad k, max_distance or mask, as query_nearest; MemoryError; or
-    RuntimeError if another thread's call holds the index."""
+    """`query_nearest` for many points at once, on ids.
+
+    Parameters
+    ----------
+    points : array_like, shape (m, $D)
+        Rows $point, in world units (float64).
+    k : int, optional
+        How many objects to find per point (default 1; 0 finds none).
+    max_distance : float, optional
+        None farther than this, in world units (default infinite).
+    mask : int, optional
+        Only objects on one of these collision layers (default all).
+
+    Returns
+    -------
+    offsets : numpy.ndarray of int64, shape (m + 1,)
+        Point j's results are at [offsets[j]:offsets[j + 1]].
+    ids : numpy.ndarray of int32
+        Object ids (not handles), each point's nearest first.
+    distances : numpy.ndarray of float64
+        Their exact distances, in world units.
+
+    Raises
+    ------
+    ValueError
+        For a wrong shape, a bad number (naming points[j]), or a bad k,
+        max_distance or mask, as `query_nearest`.
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     cdef uint32_t layers = check_bits(mask, "mask")
     cdef const double[:, ::1] rows = as_rows(points, D, "points")
     cdef Py_ssize_t j, m = rows.shape[0], total, n, want
@@ -210,16 +235,40 @@ cdef list every_hit(SpatialIndexD self, const double* start, const double* end, 
 
 
 def raycast_many(SpatialIndexD self, rays, bint all_hits=False, mask=0xFFFFFFFF):
-    """Many ray casts at once: `rays` is an (m, 4) array of (x0, y0, x1, y1)
-    rows in world units (in 3D (m, 6) of (x0, y0, z0, x1, y1, z1)); each ray's
-    first hit, or every hit if all_hits.
-    Returns (offsets, ids, fractions, points, normals): offsets an (m + 1,)
-    int64 array; ids (int32 object ids, not handles), fractions (float64),
-    points and normals ((k, 2) float64, in 3D (k, 3)) of ray j's hits, earliest first, at
-    [offsets[j]:offsets[j + 1]]; only objects on a layer of `mask`. Every
-    row is checked first. Raises ValueError for a wrong shape, a bad ray
-    (naming rays[j]) or a bad mask, MemoryError, or RuntimeError if another
-    thread's call holds the index."""
+    """Many ray casts at once, on ids.
+
+    Parameters
+    ----------
+    rays : array_like, shape (m, $twoD)
+        Rows $ray: each ray's start and end, in world units (float64).
+    all_hits : bool, optional
+        Every object each ray meets (True), or only the first (default).
+    mask : int, optional
+        Only objects on one of these collision layers (default all).
+
+    Returns
+    -------
+    offsets : numpy.ndarray of int64, shape (m + 1,)
+        Ray j's hits are at [offsets[j]:offsets[j + 1]], earliest first.
+    ids : numpy.ndarray of int32
+        The objects hit (ids, not handles).
+    fractions : numpy.ndarray of float64
+        How far along its ray each hit is, from 0 to 1.
+    points : numpy.ndarray of float64, shape (k, $D)
+        Where each hit is, in world units.
+    normals : numpy.ndarray of float64, shape (k, $D)
+        The unit surface normal there ($zero for a ray starting inside).
+
+    Raises
+    ------
+    ValueError
+        For a wrong shape, a bad ray (naming rays[j]) or a bad mask; every row
+        is checked first.
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     return cast_rays(self, rays, all_hits, mask)
 
 

@@ -45,33 +45,43 @@ cdef bint names_live_object(SpatialIndexD self, object object_id):
 
 
 def safe_magnitude(SpatialIndexD self):
-    """Boxes (x, y, width, height; in 3D x, y, z, width, height, depth) and
-    circles or spheres (centre, radius) whose numbers are all within this in
-    magnitude, sizes not negative, are placed as they are: an owner that
-    checks that much can hold calls back and apply them later as a batch that
-    cannot be refused. 0.0 if nothing is that safe."""
+    """Magnitude within which every number of a shape is placed as it is (float).
+
+    A $box box or a $round (centre, radius) whose numbers are all within
+    this in magnitude, sizes not negative, is never refused: an owner that
+    checks that much can hold calls back and apply them later as a batch
+    that cannot fail. 0.0 if nothing is that safe.
+    """
     return _safe_magnitude(self)
 
 
 def broad_phase_pairs(SpatialIndexD self):
-    """The candidate pairs the last pair pass met (see Attributes). A
-    uniform grid counts the cells its pairs shared when this is first read
+    """Candidate pairs the last pair pass met (int).
+
+    A uniform grid counts the cells its pairs shared when this is first read
     after a pass, from the cell ranges the pass saw: for tests, tuning and
-    monitors, not for a frame's inner loop. Raises RuntimeError if another
-    thread's call holds the index."""
+    monitors, not for a frame's inner loop. Reading it raises RuntimeError if
+    another thread's call holds the index.
+    """
     _counted(self)
     return self.state.broad_phase_count
 
 
 def narrow_phase_checks(SpatialIndexD self):
-    """The distinct pairs the last pair pass tested exactly (see
-    Attributes). A uniform grid counts them, like broad_phase_pairs,
-    when this is first read after a pass. Raises RuntimeError if another
-    thread's call holds the index."""
+    """Distinct pairs the last pair pass tested exactly (int).
+
+    A uniform grid counts them, like `broad_phase_pairs`, when this is first
+    read after a pass. Reading it raises RuntimeError if another thread's call
+    holds the index.
+    """
     _counted(self)
     return self.state.narrow_phase_count
 
 
 def threads_of(SpatialIndexD self):
-    """Threads for the pair pass and batch moves (1 for SpatialIndex itself)."""
+    """Threads the pair pass and batch moves may use (int, read-only).
+
+    The grids take it as an argument; the pairs, their order and the counters
+    do not depend on it.
+    """
     return self.state.threads

@@ -73,9 +73,27 @@ cdef tuple cells_tuple(UniformGridD self, object object_id):
 
 
 def is_large(UniformGridD self, object_id):
-    """True if the object lives on the large-object list instead of in cells.
-    Raises KeyError for an unknown id, RuntimeError if another thread's call
-    holds the index."""
+    """Whether an object lives on the large-object list instead of in cells.
+
+    Objects covering more than `large_threshold` cells on a side do.
+
+    Parameters
+    ----------
+    object_id : int
+        The object's id.
+
+    Returns
+    -------
+    bool
+        True if it is on the large-object list.
+
+    Raises
+    ------
+    KeyError
+        For an unknown id.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     _idle(self)
     return self.state.home[_check_id(self, object_id)] < 0
 
@@ -95,19 +113,31 @@ cdef tuple cell_of_point(UniformGridD self, tuple point_axes):
 
 
 def uniform_stats(UniformGridD self):
-    """Occupancy figures, in the schema both grids share (STATS_KEYS):
+    """Occupancy figures, in the schema both grids share.
 
-    objects: live objects. active_cells: cells covered by at least one object.
-    memberships: (object, cell) pairs; an object covers every cell its box
-    touches. avg_objects_per_cell, max_objects_per_cell: memberships per
-    active cell. large_objects: objects on the large-object list instead of
-    in cells. longest_probe: slots a cell lookup reads in the table (1: it
-    is direct-mapped; 0 when empty). levels: one entry per cell size,
-    {"cell_size", "grid" (the table's side: cells whose coordinates agree
-    modulo it share its slot), "objects" (in the table), "occupied_cells"
-    (active cells)}. broad_phase_pairs, narrow_phase_checks, hits: the
-    counters of the last pair pass. Counts every membership: for tests,
-    tuning and monitors, not for a frame's inner loop."""
+    Counts every membership: for tests, tuning and monitors, not for a frame's
+    inner loop.
+
+    Returns
+    -------
+    dict
+        The keys of STATS_KEYS, in order: "objects" (live objects),
+        "active_cells" (cells covered by at least one object), "memberships"
+        ((object, cell) pairs; an object covers every cell its box touches),
+        "avg_objects_per_cell" and "max_objects_per_cell" (memberships per
+        active cell), "large_objects" (objects on the large-object list),
+        "longest_probe" (slots a cell lookup reads in the table: 1, as it is
+        direct-mapped; 0 when empty), "levels" (one dict per cell size:
+        "cell_size", "grid" (the table's side: cells whose coordinates agree
+        modulo it share its slot), "objects" (in the table), "occupied_cells"),
+        and the last pair pass's "broad_phase_pairs", "narrow_phase_checks"
+        and "hits".
+
+    Raises
+    ------
+    RuntimeError
+        If another thread's call holds the index.
+    """
     cdef Claim claim
     _claim(self, claim)       # numpy runs meanwhile: Python code could call in
     keys, counts = covered_cells(self.cells.range, self.cells.table.members, self.cells.table.n)

@@ -1,6 +1,6 @@
 """Every Python example of the README and the manual runs, and prints what the
 page says it prints (doctest); so do the Examples sections of the package's
-docstrings. None of this needs Sphinx."""
+docstrings, the compiled grids' included. None of this needs Sphinx."""
 import doctest
 import importlib
 import pkgutil
@@ -46,7 +46,8 @@ def test_the_pages_with_python_examples_are_all_collected():
 
 
 MODULES = [spatial_hash] + [importlib.import_module(f"spatial_hash.{m.name}")
-                            for m in pkgutil.iter_modules(spatial_hash.__path__) if not m.name.startswith("_")]
+                            for m in pkgutil.iter_modules(spatial_hash.__path__)
+                            if not m.name.startswith("_") or m.name in ("_core", "_core3d")]
 DOCSTRING_TESTS = [t for module in MODULES for t in doctest.DocTestFinder().find(module) if t.examples]
 
 

@@ -18,8 +18,10 @@ import pytest
 from doc_examples import ROOT, blocks
 
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+import api_pages  # noqa: E402
 import bench_figures  # noqa: E402
 import godot_classes  # noqa: E402
+import inventories  # noqa: E402
 
 ADDON = ROOT / "addons" / "spatial_hash"
 GODOT = {
@@ -131,8 +133,10 @@ def test_class_reference_renders_links_to_its_own_members():
         == ("Moves *obj* like :ref:`update() <godot-spatialhash2d-method-update>`, ``a*b`` via "
             "``push_error()``.[br]")
     rst = "\n".join(godot_classes.to_rst(cls))
-    assert ".. rubric:: ``query_nearest(point: Vector2, k: int = 1, max_distance: float = inf, " \
-           "mask: int = 4294967295) -> Array``" in rst
+    assert ".. rubric:: query\\_nearest(point: :class:`Vector2 <godot:Vector2>`, k: int = 1, " \
+           "max\\_distance: float = inf, mask: int = 4294967295) -> :class:`Array <godot:Array>`\n" \
+           "   :class: godot-signature" in rst
+    assert "*Inherits:* :class:`Node2D <godot:Node2D>`" in rst
 
 
 RESULTS = ROOT / "bench" / "results"
@@ -209,9 +213,12 @@ def test_the_manual_tables_come_from_the_stored_run():
     table = bench_figures.scene_table(document, 2)
     assert table[0] == ("| scene, N | naive | cKDTree | STRtree | dict hash | per-object | batch uniform "
                         "| batch hierarchical | uniform, 2 threads | hierarchical, 2 threads |")
-    assert "| uniform 100,000 |  | 57.7 | 210 |  | 144 | 8.41 | 9.55 | **6.40** | 7.06 |" in table
-    assert "| bullet hell 10,100 | 196 | 14.8 | 13.4 | 103 | 11.9 | 1.24 | 1.35 | **1.04** | 1.23 |" in table
-    assert "| mixed3d 100,000 |  | 808 | 2,623 | 30.8 | 2,841 | **18.7** |" in bench_figures.scene_table(document, 3)
+    assert "| uniform 100,000 |  | 32.8 | 98.0 |  | 98.5 | 3.95 | 4.49 | **3.91** | 4.41 |" in table
+    assert "| bullet hell 10,100 | 83.8 | 7.39 | 6.70 | 51.2 | 8.92 | 0.56 | 0.66 | **0.44** | 0.62 |" in table
+    assert "| mixed3d 100,000 |  | 461 | 1,712 | 19.3 | 1,707 | **18.8** |" in bench_figures.scene_table(document, 3)
+    assert "| level, 100,000 tiles, 1,000 movers | 0.52 (0.82) | 0.04 (0.05) | 0.52 (0.87) + 0.07 | 2.41 (4.41) " \
+           "| changed |" in bench_figures.level_table(document)
+    assert "| uniform 100,000 | 3.81 | 126 | 33.0x | but 1 at the edge |" in bench_figures.box2d_table(document)
 
 
 def ms(document, scene, n, method):
@@ -274,6 +281,17 @@ def test_the_figures_the_prose_quotes_come_from_the_stored_run():
             "{:.2f}x to {:.2f}x with the uniform grid".format(
                 min(threaded["hierarchical"]), max(threaded["hierarchical"]),
                 min(threaded["uniform"]), max(threaded["uniform"]))) in reading
+    [level] = [r for r in run["level"] if (r["scene"], r["movers"]) == ("level", 1000)]
+    static, alone, _, box2d = (level["ms"][way]["fastest"] for way in level["ms"])
+    assert (f"a frame took {figure(static)} ms against {figure(box2d)} ms for Box2D v3, the movers alone "
+            f"{figure(alone)} ms; on the uniform scene Box2D took {{}}x the uniform grid's time at "
+            f"10,000 objects and {{}}x at 100,000").format(
+                *(f"{r['ms'][b2]['fastest'] / r['ms'][grid]['fastest']:.1f}"
+                  for r in run["box2d"] for grid, b2 in [list(r["ms"])])) in readme
+    level_reading = flat(ROOT / "docs" / "benchmark.md").split("### Level scenes")[1]
+    assert (f"a level frame with 1,000 movers took {figure(static)} ms, {static / alone:.0f}x the movers alone "
+            f"({figure(alone)} ms) and a {'fifth' if round(box2d / static) == 5 else f'1/{box2d / static:.0f}'} "
+            f"of Box2D's ({figure(box2d)} ms)") in level_reading
     slower = [100 * (r["median_ms"] / r["ms_per_frame"] - 1) for r in run["records"] if not r["skipped"]]
     assert (f"median frame was {min(slower):.0f}% to {max(slower):.0f}% slower than its fastest "
             f"({sum(p <= 11 for p in slower)} of {len(slower)} within 11%)") in reading
@@ -312,6 +330,125 @@ def test_readme_links_into_the_manual_exist():
     assert links and [link for link in links if not (ROOT / link).exists()] == []
 
 
+def test_the_stored_text_on_the_benchmark_page_sets_commands_as_code():
+    """A stored run's provenance and the Godot sections' notes are inserted as
+    Markdown: their commands, options and file names are code, not prose
+    (which would set "--store" as an en dash and a word)."""
+    assert bench_figures.code_spans("written by python -m spatial_hash.bench --store") == \
+        "written by `python -m spatial_hash.bench --store`"
+    assert bench_figures.code_spans("one run of each scene with --frames=20000 in each engine") == \
+        "one run of each scene with `--frames=20000` in each engine"
+    assert bench_figures.code_spans("two runs of area_timing_3d.tscn (`--fixed-fps 60`), 600-frame runs") == \
+        "two runs of `area_timing_3d.tscn` (`--fixed-fps 60`), 600-frame runs"
+    from spatial_hash.bench.results import latest
+    facts = bench_figures.run_facts(latest(RESULTS))
+    assert "`python -m spatial_hash.bench --store`" in facts[-1]
+    assert "`--frames=20000`" in " ".join(bench_figures.godot_memory(godot_part("godot-memory")))
+
+
+def reference_entries():
+    """The names reference/python.rst lists in its autosummary tables, in order,
+    as full names."""
+    text = (ROOT / "docs" / "reference" / "python.rst").read_text()
+    assert ".. currentmodule:: spatial_hash" in text
+    return ["spatial_hash." + name for name in re.findall(r"^   ([\w.]+)$", text, re.M)]
+
+
+def test_every_class_and_function_of_the_package_has_a_page():
+    import spatial_hash
+    entries = reference_entries()
+    assert [name for name in entries if name in api_pages.CLASSES] == api_pages.CLASSES
+    public = {f"spatial_hash.{name}" for name in spatial_hash.__all__}
+    classes = {name for name in public if isinstance(api_pages.resolve(name), type)}
+    assert classes <= set(api_pages.CLASSES), classes - set(api_pages.CLASSES)
+    assert public - classes <= set(entries), (public - classes) - set(entries)
+    assert {"spatial_hash._core.SpatialIndex", "spatial_hash._core3d.SpatialIndex3D"} <= set(entries)
+
+
+@pytest.mark.parametrize("name", api_pages.CLASSES)
+def test_each_member_is_documented_once_and_listed_in_a_table(name):
+    """Every public method and property of a class has a docstring, is in one
+    of its page's tables, and is documented on exactly one page: the page of
+    the class that defines it (a private base's: the first class that has
+    it), which has it from the same definition."""
+    cls = api_pages.resolve(name)
+    members = api_pages.members(cls)
+    for member, (kind, definer) in members.items():
+        assert (getattr(cls, member).__doc__ or "").strip(), f"{name}.{member} has no docstring"
+        if kind == "method":
+            assert api_pages.group_of(member) != "Other methods", f"{name}.{member}: no table"
+        where = api_pages.home(cls, member)
+        assert api_pages.members(api_pages.resolve(where))[member][1] is definer
+        homes = [page for page in api_pages.CLASSES if api_pages.members(api_pages.resolve(page)).get(
+            member, (None, None))[1] is definer and api_pages.home(api_pages.resolve(page), member) == page]
+        assert homes == [where], (member, homes)
+
+
+CORES = {2: "spatial_hash._core", 3: "spatial_hash._core3d"}
+# What a docstring of one dimension must not say: the other dimension's forms,
+# or a word the shared docstrings mark for the dimension to fill in.
+OTHER_FORMS = {2: re.compile(r"\$\w|\b3D\b|\(x, y, z|\bz\b|sphere|AABB|Vector3|depth|insert_box\b"),
+               3: re.compile(r"\$\w|\b2D\b|Rect2|Vector2|\bdiscs?\b|circle|_rects?\b|insert_rect\b")}
+
+
+@pytest.mark.parametrize("dimension", CORES)
+def test_the_compiled_grids_docstrings_show_their_own_dimension(dimension):
+    import importlib
+    core = importlib.import_module(CORES[dimension])
+    seen = 0
+    for cls in (c for c in vars(core).values() if isinstance(c, type)):
+        for member in [cls] + [getattr(cls, n) for n in vars(cls) if not n.startswith("_")]:
+            doc = member.__doc__ or ""
+            assert not OTHER_FORMS[dimension].search(doc), (cls.__name__, getattr(member, "__name__", ""),
+                                                            OTHER_FORMS[dimension].search(doc))
+            seen += 1
+    assert seen > 60
+
+
+@pytest.mark.parametrize("dimension", CORES)
+def test_the_compiled_methods_say_what_they_return(dimension):
+    """A method whose stub returns something (the stubs are held to the
+    modules by test_core_stubs.py) has a Returns section, one that returns
+    None has none; every parameter has an entry (the build checks their types
+    and text with numpydoc)."""
+    import ast
+    import importlib
+    import inspect
+    core = importlib.import_module(CORES[dimension])
+    stub = pathlib.Path(core.__file__).with_name(CORES[dimension].rpartition(".")[2] + ".pyi")
+    checked = 0
+    for node in ast.parse(stub.read_text()).body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        for item in node.body:
+            if not isinstance(item, ast.FunctionDef) or item.name.startswith("_"):
+                continue
+            method = getattr(getattr(core, node.name), item.name)
+            doc = inspect.getdoc(method)
+            returns = not (isinstance(item.returns, ast.Constant) and item.returns.value is None)
+            assert ("\nReturns\n-------\n" in doc) == returns, (node.name, item.name)
+            for parameter in list(inspect.signature(method).parameters)[1:]:
+                assert re.search(rf"^(\w+, )*{parameter}(, \w+)* :", doc, re.M), (item.name, parameter)
+            checked += 1
+    assert checked > 50
+
+
+def test_the_inventories_the_manual_links_through_are_well_formed(tmp_path):
+    """The inventories intersphinx reads (the build runs offline): each one
+    loads as Sphinx reads it, with every entry given."""
+    pytest.importorskip("sphinx")
+    from sphinx.util.inventory import InventoryFile
+    mapping = inventories.write(tmp_path)
+    assert set(mapping) == {"python", "numpy", "godot"}
+    for key, (site, path) in mapping.items():
+        assert site.startswith("https://")
+        with open(path, "rb") as f:
+            loaded = InventoryFile.load(f, site, lambda base, uri: f"{base}/{uri}")
+        data = getattr(loaded, "data", loaded)
+        names = {name for table in data.values() for name in table}
+        assert names == {entry[0] for entry in inventories.INVENTORIES[key][3]}, key
+
+
 def test_the_manual_builds_without_a_warning(tmp_path):
     pytest.importorskip("sphinx")
     pytest.importorskip("myst_parser")
@@ -322,3 +459,21 @@ def test_the_manual_builds_without_a_warning(tmp_path):
     assert "SpatialHash2D.query_nearest" not in done.stderr
     page = (tmp_path / "html" / "reference" / "godot.html").read_text()
     assert 'id="godot-spatialhash3d-method-insert-sphere"' in page
+    html = tmp_path / "html"
+    # A page per class, its methods in tables, each linking to where it is documented.
+    for name in api_pages.CLASSES:
+        assert (html / "reference" / "generated" / f"{name}.html").exists(), name
+    grid = (html / "reference" / "generated" / "spatial_hash.UniformGrid.html").read_text()
+    assert 'href="spatial_hash._core.SpatialIndex.html#spatial_hash._core.SpatialIndex.insert_rect"' in grid
+    assert 'id="spatial_hash.UniformGrid.cells_of"' in grid
+    assert 'id="spatial_hash.UniformGrid.insert_rect"' not in grid
+    # Types link to Python's, numpy's and Godot's manuals.
+    index = (html / "reference" / "generated" / "spatial_hash._core.SpatialIndex.html").read_text()
+    for site in ("https://docs.python.org/3/library/functions.html#int",
+                 "https://numpy.org/doc/stable/reference/generated/numpy.ndarray.html",
+                 "https://docs.godotengine.org/en/stable/classes/class_rect2.html"):
+        assert site in index, site
+    # The benchmark page: options as code, the plot a figure per scene, each a link to its full size.
+    bench = (html / "benchmark.html").read_text()
+    assert '<span class="pre">--store</span>' in bench and "\u2013store" not in bench
+    assert bench.count('class="reference internal image-reference"') >= 2

@@ -214,9 +214,10 @@ class BruteForce:
         Parameters
         ----------
         obj : hashable
+            The object, handed back by queries and `pairs`.
         bounds : (x, y, width, height) or Rect2; 3D: (x, y, z, width, height, depth) or AABB
             Min corner and size, in world units.
-        static : bool
+        static : bool, optional
             Whether it is static (see `set_static`).
 
         Raises
@@ -233,7 +234,9 @@ class BruteForce:
         Parameters
         ----------
         obj : hashable
+            An object in the reference.
         bounds : (x, y, width, height) or Rect2; 3D: (x, y, z, width, height, depth) or AABB
+            The new min corner and size, in world units.
         """
         self._shapes[obj] = (self._box(bounds), None)
 
@@ -248,11 +251,12 @@ class BruteForce:
         Parameters
         ----------
         obj : hashable
+            The object, handed back by queries and `pairs`.
         center : (x, y) or Vector2; 3D: (x, y, z) or Vector3
             In world units.
         radius : float
             In world units.
-        static : bool
+        static : bool, optional
             Whether it is static (see `set_static`).
 
         Raises
@@ -271,7 +275,9 @@ class BruteForce:
         Parameters
         ----------
         obj : hashable
-        static : bool
+            An object in the reference.
+        static : bool, optional
+            True (the default) to make it static, False to make it move again.
 
         Raises
         ------
@@ -291,10 +297,12 @@ class BruteForce:
         Parameters
         ----------
         obj : hashable
+            An object in the reference.
 
         Returns
         -------
         bool
+            True if it is static.
 
         Raises
         ------
@@ -311,8 +319,10 @@ class BruteForce:
         Parameters
         ----------
         obj : hashable
+            The object to remove.
         *_ignored
-            The GDScript original's `pos` and `size`, ignored.
+            The `pos` and `size` that `SpatialHash.remove` of the GDScript
+            design takes (see :ref:`gdscript-design`), ignored.
 
         Returns
         -------
@@ -340,6 +350,7 @@ class BruteForce:
         Parameters
         ----------
         obj : hashable
+            An object in the reference.
 
         Returns
         -------
@@ -361,6 +372,7 @@ class BruteForce:
         Parameters
         ----------
         obj : hashable
+            An object in the reference.
         layer, mask : int
             One bit a layer (not checked).
 
@@ -379,6 +391,7 @@ class BruteForce:
         Parameters
         ----------
         obj : hashable
+            An object in the reference.
 
         Returns
         -------
@@ -431,12 +444,14 @@ class BruteForce:
         Parameters
         ----------
         bounds : (x, y, width, height) or Rect2; 3D: (x, y, z, width, height, depth) or AABB
+            The box's min corner and size, in world units.
         mask : int, optional
             Only objects on one of these layers.
 
         Returns
         -------
-        list
+        list of hashable
+            The objects found.
         """
         box = self._box(bounds)
         return [o for o, (b, c) in self._on(mask) if shapes_touch(box, None, b, c)]
@@ -447,12 +462,14 @@ class BruteForce:
         Parameters
         ----------
         point : (x, y) or Vector2; 3D: (x, y, z) or Vector3
+            The point, in world units.
         mask : int, optional
             Only objects on one of these layers.
 
         Returns
         -------
-        list
+        list of hashable
+            The objects found.
         """
         point = self._read_vector(point, "point")
         return self.query_range(point + (0.0,) * len(point), mask)
@@ -463,13 +480,16 @@ class BruteForce:
         Parameters
         ----------
         center : (x, y) or Vector2; 3D: (x, y, z) or Vector3
+            The centre, in world units.
         radius : float
+            The radius, in world units.
         mask : int, optional
             Only objects on one of these layers.
 
         Returns
         -------
-        list
+        list of hashable
+            The objects found.
         """
         box, ball = self._ball(center, radius)
         return [o for o, (b, c) in self._on(mask) if shapes_touch(box, ball, b, c)]
@@ -481,13 +501,16 @@ class BruteForce:
         Parameters
         ----------
         start, end : (x, y) or Vector2; 3D: (x, y, z) or Vector3
+            The moving box's min corner at the start and at the end, in world units.
         size : (width, height) or Vector2; 3D: (width, height, depth) or Vector3, optional
+            The moving box's size (None: a point).
         mask : int, optional
             Only objects on one of these layers.
 
         Returns
         -------
-        list
+        list of hashable
+            The objects found.
         """
         start, end = self._read_vector(start, "start"), self._read_vector(end, "end")
         size = (0.0,) * len(start) if size is None else self._read_vector(size, "size")
@@ -501,7 +524,9 @@ class BruteForce:
         Parameters
         ----------
         point : (x, y) or Vector2; 3D: (x, y, z) or Vector3
+            The point, in world units.
         k : int, optional
+            How many to find (default 1).
         max_distance : float, optional
             Leave out objects farther than this (world units).
         tie_order : callable, optional
@@ -526,6 +551,7 @@ class BruteForce:
         Parameters
         ----------
         start, end : (x, y) or Vector2; 3D: (x, y, z) or Vector3
+            The segment's ends, in world units.
         tie_order : callable, optional
             Hits at equal fractions in the order of ``tie_order(obj)``;
             insertion order if None.
@@ -551,6 +577,7 @@ class BruteForce:
         Parameters
         ----------
         start, end : (x, y) or Vector2; 3D: (x, y, z) or Vector3
+            The segment's ends, in world units.
         tie_order : callable, optional
             As in `raycast_all`.
         mask : int, optional
@@ -570,6 +597,7 @@ class BruteForce:
         Parameters
         ----------
         a, b : hashable
+            Two objects in the reference.
 
         Returns
         -------
@@ -600,8 +628,12 @@ class BruteForce3D(BruteForce):
         Parameters
         ----------
         obj : hashable
+            The object, handed back by queries and `pairs`.
         center : (x, y, z) or Vector3
+            In world units.
         radius : float
-        static : bool
+            In world units.
+        static : bool, optional
+            Whether it is static (see `set_static`).
         """
         self.insert_circle(obj, center, radius, static)

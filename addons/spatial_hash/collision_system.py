@@ -46,6 +46,7 @@ class CollisionObject3D(CollisionObject):
     Parameters
     ----------
     id : object
+        Any value naming the object.
     position : (x, y, z) or Vector3
         The box's min corner, in world units.
     size : (width, height, depth) or Vector3
@@ -133,7 +134,9 @@ class SpatialHashCollisionSystem:
         Parameters
         ----------
         obj : CollisionObject
-        static : bool
+            An object in the system.
+        static : bool, optional
+            True (the default) to make it static, False to make it move again.
 
         Raises
         ------
@@ -150,6 +153,7 @@ class SpatialHashCollisionSystem:
         Parameters
         ----------
         obj : CollisionObject
+            The object to remove.
 
         Returns
         -------

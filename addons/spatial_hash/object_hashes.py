@@ -124,7 +124,8 @@ class _ObjectIndex:
         ----------
         obj : hashable
             An object in the index.
-        static : bool
+        static : bool, optional
+            True (the default) to make it static, False to make it move again.
 
         Raises
         ------
@@ -148,6 +149,7 @@ class _ObjectIndex:
         Returns
         -------
         bool
+            True if it is static.
 
         Raises
         ------
@@ -166,8 +168,9 @@ class _ObjectIndex:
         obj : hashable
             The object to remove.
         *_ignored
-            The GDScript original's `pos` and `size`, accepted and ignored: the
-            index tracks each object's cells itself.
+            The `pos` and `size` that `remove` takes in the GDScript design
+            (:ref:`gdscript-design`), accepted and ignored: the index tracks
+            each object's cells itself.
 
         Returns
         -------
@@ -261,8 +264,10 @@ class _ObjectIndex:
         return self._zero if size is None else self._read_vector(size, "size")
 
     def query_nearby(self, pos, size=None, mask=ALL_LAYERS):
-        """Every object sharing a cell with a box: the GDScript original's
-        broad-phase candidates, a superset of the exact overlaps.
+        """Every object sharing a cell with a box: broad-phase candidates.
+
+        A superset of the objects overlapping the box, as `query_nearby` of
+        the GDScript design (:ref:`gdscript-design`) answers.
 
         Parameters
         ----------
@@ -541,7 +546,7 @@ class _ObjectIndex:
         return self._grid.stats()
 
     def check_hash_distribution(self, max_chain=20):
-        """Warn when a cell holds too many objects, like the GDScript original's check.
+        """Warn when a cell holds too many objects, as the GDScript design's check does.
 
         Cells are counted by their full coordinates here, so a long chain means
         crowding: the cell size is too large for the scene.
@@ -761,8 +766,8 @@ class SpatialHash(_Plane, _SpatialHash):
     """The basic GDScript-style SpatialHash over a uniform grid.
 
     `insert(obj, pos, size)` adds a box (or moves an object already present);
-    `remove`, `query_nearby` and `clear` as in the GDScript original, and every
-    query of the other indexes.
+    `remove`, `query_nearby` and `clear` as in the GDScript design
+    (:ref:`gdscript-design`), and every query of the other indexes.
 
     Parameters
     ----------

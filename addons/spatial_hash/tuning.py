@@ -26,6 +26,7 @@ def longest_sides(sizes):
     Returns
     -------
     numpy.ndarray of float64, shape (n,)
+        Each object's longest side, in world units.
 
     Raises
     ------
@@ -139,6 +140,8 @@ def load_sizes(path):
     Returns
     -------
     numpy.ndarray of float64, shape (n,) or (n, 2)
+        The sizes the file holds: a diameter per line, or a (width, height)
+        per line.
 
     Raises
     ------

@@ -3,49 +3,187 @@
 
 
 def insert_rects(SpatialIndexD self, rects, handles=None, layers=None, masks=None, static=False):
-    """Add n boxes from `rects`, an (n, 4) array of (x, y, width, height) rows
-    in world units (converted to float64 unless it already is); returns their
-    ids as an (n,) int64 array. `handles`, if given, is a sequence of n
-    handles (default, and for a None: the ids); `layers` and `masks` their collision layers
-    and masks (see set_filter): n ints, or one for all (default: layer 1,
-    mask all bits); `static` one bool for all or n bools (see set_static).
-    Every row is checked before any is added. Raises
-    ValueError for a wrong shape, a bad number (naming rects[k]), a box out
-    of range, a `handles` of another length or a bad layer, mask or static value (naming
-    layers[k], masks[k] or static[k]); MemoryError; or RuntimeError if another thread's
-    call holds the index."""
+    """Add many boxes at once; returns their ids.
+
+    Every row is checked before any is added.
+
+    Parameters
+    ----------
+    rects : array_like, shape (n, 4)
+        Rows (x, y, width, height) in world units (converted to float64
+        unless it already is).
+    handles : sequence of object, optional
+        n handles (default, and for a None: the ids).
+    layers : array_like of int, shape (n,), or int, optional
+        Their collision layers, or one for all (default 1; see `set_filter`).
+    masks : array_like of int, shape (n,), or int, optional
+        The layers they look for, or one for all (default all).
+    static : array_like of bool, shape (n,), or bool, optional
+        Whether each is static, or one for all (default False).
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n,)
+        Their ids, in row order.
+
+    Raises
+    ------
+    ValueError
+        For a wrong shape, a bad number (naming rects[k]), a box out of range,
+        a `handles` of another length, or a bad layer, mask or static value
+        (naming layers[k], masks[k] or static[k]).
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spatial_hash import UniformGrid
+    >>> grid = UniformGrid(cell_size=16.0)
+    >>> rects = np.array([[0, 0, 4, 4], [3, 3, 4, 4], [40, 0, 4, 4]], dtype=float)
+    >>> grid.insert_rects(rects, handles=["a", "b", "c"])
+    array([0, 1, 2])
+    >>> grid.pairs()
+    [('a', 'b')]
+    """
     return insert_box_rows(self, rects, handles, layers, masks, static)
 
 
 def insert_circles(SpatialIndexD self, centers, radii, handles=None, layers=None, masks=None, static=False):
-    """Add n discs from `centers`, an (n, 2) array of (x, y) rows, and `radii`,
-    n radii or one for all, in world units; returns their ids as an (n,) int64
-    array. `handles`, `layers`, `masks` and `static` as in insert_rects. Raises as
-    insert_rects does (naming circles[k])."""
+    """Add many discs at once; returns their ids.
+
+    Parameters
+    ----------
+    centers : array_like, shape (n, 2)
+        Rows (x, y), in world units.
+    radii : array_like, shape (n,), or float
+        Their radii, or one for all, in world units.
+    handles : sequence of object, optional
+        As in `insert_rects`.
+    layers : array_like of int, shape (n,), or int, optional
+        As in `insert_rects`.
+    masks : array_like of int, shape (n,), or int, optional
+        As in `insert_rects`.
+    static : array_like of bool, shape (n,), or bool, optional
+        As in `insert_rects`.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n,)
+        Their ids, in row order.
+
+    Raises
+    ------
+    ValueError
+        As `insert_rects` (naming circles[k]).
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     return insert_circle_rows(self, centers, radii, handles, layers, masks, static)
 
 
 def update_rects(SpatialIndexD self, ids, rects):
-    """Move/resize the objects `ids` (a 1-D integer array of n distinct live
-    ids) to the boxes of `rects`, an (n, 4) array of (x, y, width, height)
-    rows in world units. Everything is checked before anything moves. Raises
-    TypeError if `ids` is not a 1-D integer array; KeyError for an unknown id;
-    ValueError for a repeated id, n ids for another number of rows, a wrong
-    shape, a bad number (naming rects[k]) or a box out of range; MemoryError;
-    or RuntimeError if another thread's call holds the index."""
+    """Move (and resize) many objects at once, to boxes.
+
+    Everything is checked before anything moves. The fastest way to move a
+    frame's objects: pass the same arrays every frame.
+
+    Parameters
+    ----------
+    ids : array_like of int, shape (n,)
+        Distinct live ids (a 1-D integer array).
+    rects : array_like, shape (n, 4)
+        Their new rows (x, y, width, height), in world units.
+
+    Raises
+    ------
+    TypeError
+        If `ids` is not a 1-D integer array.
+    KeyError
+        For an unknown id.
+    ValueError
+        For a repeated id, n ids for another number of rows, a wrong shape, a
+        bad number (naming rects[k]) or a box out of range.
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spatial_hash import UniformGrid
+    >>> grid = UniformGrid(cell_size=16.0)
+    >>> rects = np.array([[0, 0, 4, 4], [40, 0, 4, 4]], dtype=float)
+    >>> ids = grid.insert_rects(rects)
+    >>> grid.pairs()
+    []
+    >>> rects[1, 0] = 2.0                  # the second box moves onto the first
+    >>> grid.update_rects(ids, rects)
+    >>> grid.pairs()
+    [(0, 1)]
+    """
     update_box_rows(self, ids, rects)
 
 
 def update_boxes(SpatialIndexD self, ids, const float[:, ::1] corners, const float[:, ::1] sizes):
-    """update_rects from boxes as two (n, 2) C-contiguous float32 arrays, the
-    (x, y) top-left corners and the (width, height) sizes (Godot's packed
-    Vector2 arrays, read where they are: no rows are made). Raises as
-    update_rects does, naming the row as rects[k]."""
+    """`update_rects` from min corners and sizes, as Godot's packed arrays hold them.
+
+    The arrays are read where they are: no rows are made.
+
+    Parameters
+    ----------
+    ids : array_like of int, shape (n,)
+        Distinct live ids (a 1-D integer array).
+    corners : numpy.ndarray of float32, shape (n, 2)
+        C-contiguous rows (x, y): the boxes' min corners (a PackedVector2Array's
+        memory).
+    sizes : numpy.ndarray of float32, shape (n, 2)
+        C-contiguous rows (width, height).
+
+    Raises
+    ------
+    TypeError
+        If `ids` is not a 1-D integer array.
+    KeyError
+        For an unknown id.
+    ValueError
+        As `update_rects`, naming the row as rects[k].
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     update_packed_boxes(self, ids, corners, sizes)
 
 
 def update_circles(SpatialIndexD self, ids, centers, radii):
-    """Move/resize the objects `ids` (n distinct live ids) to discs: `centers`
-    an (n, 2) array of (x, y) rows and `radii` n radii or one for all, in world
-    units. Raises as update_rects does (naming circles[k])."""
+    """Move (and resize) many objects at once, to discs.
+
+    Parameters
+    ----------
+    ids : array_like of int, shape (n,)
+        Distinct live ids (a 1-D integer array).
+    centers : array_like, shape (n, 2)
+        Their new centres (x, y), in world units.
+    radii : array_like, shape (n,), or float
+        Their new radii, or one for all, in world units.
+
+    Raises
+    ------
+    TypeError
+        If `ids` is not a 1-D integer array.
+    KeyError
+        For an unknown id.
+    ValueError
+        As `update_rects` (naming circles[k]).
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     update_circle_rows(self, ids, centers, radii)

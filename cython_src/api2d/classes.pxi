@@ -3,31 +3,35 @@
 # operation (named beside each group below), bound here; spatial_index.pxi,
 # uniform.pxi and hierarchical.pxi hold what the class bodies call.
 
+include "docstrings.pxi"
+
 
 cdef class SpatialIndex:
-    """Base of the compiled indexes: ids, handles, validation, queries and batches.
+    """Base of the compiled 2D grids: objects, queries, pairs and batches.
+
+    `UniformGrid` and `HierarchicalGrid` are its kinds; it is not made directly, and every method
+    here is theirs.
 
     Coordinates, sizes and radii are in world units (floats); boxes are closed, so
     touching counts. Ids are non-negative ints handed out by the index and reused
     after removal; a handle is any object stored with an id (the id itself by
-    default), and is what the queries and pairs() return.
+    default), and is what the queries and `pairs` return. ``len(index)`` is the
+    number of objects, and ``object_id in index`` whether an id names one.
 
-    What the methods raise: TypeError where an argument typed as a number (x, y,
-    width, ...) is not one; ValueError naming the argument for a bad number (NaN or infinite coordinates,
-    negative or non-finite sizes and radii) or an object the index cannot place
-    (UniformGrid: a box reaching past 2**30 cells from the origin;
-    HierarchicalGrid: a longest side over 1e150 / sqrt(hierarchy_factor) or a
-    coordinate over 1e160 in magnitude); KeyError for an id that names no live
-    object; MemoryError when memory runs out (a single-object call then changes
-    nothing, a batch may be partly applied). Not thread-safe: use one index per
-    thread. A call made while another thread's call holds the index raises
-    RuntimeError instead of corrupting memory.
+    Each method checks all of its input before it changes anything, and raises
+    as its Raises section says: TypeError where an argument typed as a number
+    (x, y, width, ...) is not one; ValueError naming the argument for a bad
+    number (NaN or infinite coordinates, negative or non-finite sizes and radii)
+    or an object the index cannot place (`UniformGrid`: a box reaching past 2**30
+    cells from the origin; `HierarchicalGrid`: a longest side over
+    1e150 / sqrt(hierarchy_factor) or a coordinate over 1e160 in magnitude);
+    KeyError for an id that names no live object; MemoryError when memory runs
+    out (a single-object call then changes nothing, a batch may be partly
+    applied).
 
-    Attributes
-    ----------
-    broad_phase_pairs, narrow_phase_checks, hits : int
-        Counters of the last pair pass (pairs() or pair_ids()): candidate pairs
-        the broad phase met, distinct pairs tested exactly, overlapping pairs.
+    An index is not thread-safe: use one per thread. A call made while another
+    thread's call holds the index raises RuntimeError instead of corrupting
+    memory.
     """
 
     def __cinit__(self, *args, **kwargs):
@@ -104,9 +108,12 @@ cdef class SpatialIndex:
 
 @cython.final
 cdef class UniformGrid(SpatialIndex):
-    """Uniform spatial hash over integer ids, with a Python handle stored per id.
+    """UniformGrid(cell_size=64.0, origin=(0.0, 0.0), large_threshold=4, threads=1)
+--
 
-    Cell (cx, cy) is the square of side cell_size whose corner is
+    Uniform spatial hash over integer ids, with a Python handle stored per id.
+
+    Cell (cx, cy) is the square of side `cell_size` whose corner is
     origin + (cx, cy) * cell_size: a coordinate v lies in cell
     floor((v - origin) / cell_size). Cell coordinates are ints within +-2**30.
     Each object covers every cell its box touches (its cell range); objects
@@ -115,26 +122,41 @@ cdef class UniformGrid(SpatialIndex):
 
     Parameters
     ----------
-    cell_size : float
+    cell_size : float, optional
         Side of a cell in world units, positive and finite (default 64).
-    origin : (x, y) pair or Vector2
-        Where cell (0, 0) starts, in world units (default (0, 0)).
-    large_threshold : int
+    origin : sequence of 2 float or Vector2, optional
+        Where cell (0, 0) starts, (x, y) in world units (default (0, 0)).
+    large_threshold : int, optional
         Cells per side, from 1 to 64 (default 4), beyond which an object goes to
         the large-object list.
-    threads : int
+    threads : int, optional
         From 1 to 256 (default 1): threads for the pair pass and batch moves.
         The pairs, their order and the counters do not depend on how many.
 
-    Raises ValueError naming a bad argument, TypeError if `origin` is not a pair
-    or a Vector2, MemoryError. The methods raise as SpatialIndex says.
+    Raises
+    ------
+    ValueError
+        Naming a bad argument.
+    TypeError
+        If `origin` is neither an (x, y) pair nor a Vector2.
+    MemoryError
+        If memory runs out.
 
-    Attributes
-    ----------
-    cell_size, origin_x, origin_y : float
-        The arguments above (read-only), in world units.
-    large_threshold : int
-        Likewise, in cells.
+    See Also
+    --------
+    HierarchicalGrid : No cell size to tune, for scenes that mix sizes.
+    spatial_hash.tuning.suggest : A cell size for the objects' sizes.
+
+    Examples
+    --------
+    >>> from spatial_hash import UniformGrid
+    >>> grid = UniformGrid(cell_size=32.0)
+    >>> player = grid.insert_rect(0, 0, 16, 16, handle="player")
+    >>> coin = grid.insert_circle(20, 8, 4, handle="coin")
+    >>> grid.pairs()
+    [('player', 'coin')]
+    >>> grid.cells_of(player)
+    (0, 0, 0, 0)
     """
 
     def __cinit__(self, cell_size=64.0, origin=(0.0, 0.0), large_threshold=4, threads=1):
@@ -148,28 +170,71 @@ cdef class UniformGrid(SpatialIndex):
 
     @property
     def origin_x(self):
+        """The x of `origin`, where cell (0, 0) starts, in world units (float, read-only)."""
         return self.cells.origin[0]
 
     @property
     def origin_y(self):
+        """The y of `origin`, where cell (0, 0) starts, in world units (float, read-only)."""
         return self.cells.origin[1]
 
     def cells_of(self, object_id):
-        """(cx0, cy0, cx1, cy1): the inclusive range of cells (ints) an object's box
-        covers. Raises KeyError for an unknown id, RuntimeError if another thread's
-        call holds the index."""
+        """The range of cells an object's box covers.
+
+        Parameters
+        ----------
+        object_id : int
+            The object's id.
+
+        Returns
+        -------
+        tuple of int
+            (cx0, cy0, cx1, cy1): its first and last cells, both included.
+
+        Raises
+        ------
+        KeyError
+            For an unknown id.
+        RuntimeError
+            If another thread's call holds the index.
+        """
         return cells_tuple(self, object_id)
 
     def cell_of(self, x, y):
-        """The cell (cx, cy), as ints, containing the point (x, y) in world units.
-        Raises ValueError naming x or y if it is not a finite number or lies past
-        2**30 cells from the origin."""
+        """The cell containing a point.
+
+        Parameters
+        ----------
+        x, y : float
+            The point, in world units.
+
+        Returns
+        -------
+        tuple of int
+            (cx, cy).
+
+        Raises
+        ------
+        ValueError
+            Naming x or y if it is not a finite number or lies past 2**30
+            cells from the origin.
+        """
         return cell_of_point(self, (x, y))
 
     def cell_counts(self):
-        """{(cx, cy): number of objects} for every cell covered by at least one;
-        large objects are not counted. Raises RuntimeError if another thread's
-        call holds the index."""
+        """How many objects cover each cell; large objects are not counted.
+
+        Returns
+        -------
+        dict of tuple to int
+            {(cx, cy): number of objects} for every cell covered by at least
+            one.
+
+        Raises
+        ------
+        RuntimeError
+            If another thread's call holds the index.
+        """
         return cell_counts_of(self)
 
     is_large = is_large
@@ -178,7 +243,10 @@ cdef class UniformGrid(SpatialIndex):
 
 @cython.final
 cdef class HierarchicalGrid(SpatialIndex):
-    """Hierarchical spatial hash grid over integer ids: no cell size to tune.
+    """HierarchicalGrid(hierarchy_factor=2.0, density=0.125, threads=1)
+--
+
+    Hierarchical spatial hash grid over integer ids: no cell size to tune.
 
     A new level gets cells of (longest side x sqrt(hierarchy_factor)); the next
     ones are `hierarchy_factor` times larger or smaller. Each object lives in one
@@ -192,22 +260,33 @@ cdef class HierarchicalGrid(SpatialIndex):
 
     Parameters
     ----------
-    hierarchy_factor : float
+    hierarchy_factor : float, optional
         Ratio of the cell sizes of neighbouring levels, from 1.1 to 1e6 (default 2).
-    density : float
+    density : float, optional
         Objects per table cell, in (0, 64] (default 0.125), past which a level's
         table doubles its side.
-    threads : int
+    threads : int, optional
         From 1 to 256 (default 1): threads for batch moves and the pair pass.
 
-    Raises ValueError naming a bad argument. The methods raise as SpatialIndex
-    says.
+    Raises
+    ------
+    ValueError
+        Naming a bad argument.
 
-    Attributes
-    ----------
-    hierarchy_factor, density : float
-    threads : int
-        The arguments above (read-only).
+    See Also
+    --------
+    UniformGrid : One cell size, for objects of about one size.
+
+    Examples
+    --------
+    >>> from spatial_hash import HierarchicalGrid
+    >>> grid = HierarchicalGrid()
+    >>> castle = grid.insert_rect(0, 0, 400, 300, handle="castle")
+    >>> arrow = grid.insert_rect(390, 290, 2, 2, handle="arrow")
+    >>> grid.pairs()
+    [('castle', 'arrow')]
+    >>> grid.level_of_id(arrow)[0] < grid.level_of_id(castle)[0]     # a finer level
+    True
     """
 
     def __cinit__(self, hierarchy_factor=2.0, density=0.125, threads=1):

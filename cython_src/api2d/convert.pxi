@@ -3,16 +3,56 @@
 
 
 def read_vec2(object v, str name="vector"):
-    """(x, y) as floats from a 2-sequence or anything with .x and .y (Godot
-    Vector2). Raises TypeError, naming the value as `name`, for anything else or
-    for items that are not numbers."""
+    """(x, y) as floats, from a pair or anything with .x and .y (a Godot Vector2).
+
+    Parameters
+    ----------
+    v : sequence of 2 float or Vector2
+        The vector.
+    name : str, optional
+        What an error message calls it (default "vector").
+
+    Returns
+    -------
+    tuple of float
+        (x, y).
+
+    Raises
+    ------
+    TypeError
+        Naming the value as `name`, for anything else or for items that are
+        not numbers.
+
+    Examples
+    --------
+    >>> from spatial_hash import read_vec2
+    >>> read_vec2([1, 2])
+    (1.0, 2.0)
+    """
     return read_vector(v, name)
 
 
 def read_rect(object r, str name="bounds"):
-    """(x, y, width, height) as floats from a 4-sequence or anything with
-    .position and .size (Godot Rect2). Raises TypeError, naming the value as
-    `name`, for anything else or for items that are not numbers."""
+    """(x, y, width, height) as floats, from 4 numbers or a Godot Rect2.
+
+    Parameters
+    ----------
+    r : sequence of 4 float or Rect2
+        The box: 4 numbers, or anything with .position and .size.
+    name : str, optional
+        What an error message calls it (default "bounds").
+
+    Returns
+    -------
+    tuple of float
+        (x, y, width, height).
+
+    Raises
+    ------
+    TypeError
+        Naming the value as `name`, for anything else or for items that are
+        not numbers.
+    """
     return read_bounds(r, name)
 
 

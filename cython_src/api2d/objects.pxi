@@ -4,14 +4,54 @@
 
 def insert_rect(SpatialIndexD self, double x, double y, double width, double height,
                 handle=None, layer=1, mask=0xFFFFFFFF, static=False):
-    """Add the box from (x, y) to (x + width, y + height), in world units;
-    returns its id (int). The handle (default, or None: the id) is what queries return.
-    `layer` and `mask` are its collision layers and the layers it looks for
-    (see set_filter); `static` marks it static (see set_static: two static
-    objects never pair). Raises ValueError for a bad number, a box out of
-    range, a layer or mask that is not a 32-bit unsigned int or a `static`
-    that is not a bool, MemoryError, or RuntimeError if another thread's
-    call holds the index."""
+    """Add a box, from (x, y) to (x + width, y + height); returns its id.
+
+    Parameters
+    ----------
+    x, y : float
+        Its min corner, in world units.
+    width, height : float
+        Its size, in world units, finite and >= 0.
+    handle : object, optional
+        What queries and `pairs` return for it (default, or None: its id).
+    layer : int, optional
+        The collision layers it is on (default 1; see `set_filter`).
+    mask : int, optional
+        The layers it looks for (default all).
+    static : bool, optional
+        Whether it is static (default False; see `set_static`: two static
+        objects never pair).
+
+    Returns
+    -------
+    int
+        Its id: a non-negative int, reused after the object is removed.
+
+    Raises
+    ------
+    ValueError
+        For a bad number or a box out of range, naming it, a layer or mask that
+        is not a 32-bit unsigned int, or a `static` that is not a bool.
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+
+    See Also
+    --------
+    insert_rects : Many boxes at once, from a numpy array.
+
+    Examples
+    --------
+    >>> from spatial_hash import UniformGrid
+    >>> grid = UniformGrid(cell_size=16.0)
+    >>> grid.insert_rect(0, 0, 10, 10, handle="crate")
+    0
+    >>> grid.insert_rect(8, 8, 4, 4)      # no handle: queries return its id
+    1
+    >>> grid.pairs()
+    [('crate', 1)]
+    """
     cdef double at[D]
     cdef double size[D]
     return insert_box_at(self, axes_of(at, x, y), axes_of(size, width, height), handle, layer, mask, static)
@@ -19,33 +59,147 @@ def insert_rect(SpatialIndexD self, double x, double y, double width, double hei
 
 def insert_circle(SpatialIndexD self, double x, double y, double radius, handle=None,
                   layer=1, mask=0xFFFFFFFF, static=False):
-    """Add the disc of centre (x, y) and radius `radius`, in world units;
-    returns its id (int). handle, layer, mask and static as in insert_rect. Raises as
-    insert_rect does."""
+    """Add a disc of centre (x, y); returns its id.
+
+    The pair pass and the exact queries test the disc itself; the grid files
+    its bounding box.
+
+    Parameters
+    ----------
+    x, y : float
+        Its centre, in world units.
+    radius : float
+        Its radius, in world units, finite and >= 0.
+    handle : object, optional
+        What queries and `pairs` return for it (default, or None: its id).
+    layer : int, optional
+        The collision layers it is on (default 1; see `set_filter`).
+    mask : int, optional
+        The layers it looks for (default all).
+    static : bool, optional
+        Whether it is static (default False; see `set_static`).
+
+    Returns
+    -------
+    int
+        Its id.
+
+    Raises
+    ------
+    ValueError
+        As `insert_rect`, for a bad number, a disc out of range, layer, mask
+        or `static`.
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+
+    Examples
+    --------
+    >>> from spatial_hash import UniformGrid
+    >>> grid = UniformGrid(cell_size=16.0)
+    >>> grid.insert_circle(0, 0, 5, handle="mine")
+    0
+    >>> grid.insert_rect(4, 4, 2, 2, handle="corner")   # its box is outside the disc
+    1
+    >>> grid.pairs()
+    []
+    """
     cdef double center[D]
     return insert_circle_at(self, axes_of(center, x, y), radius, handle, layer, mask, static)
 
 
 def update_rect(SpatialIndexD self, object_id, double x, double y,
                 double width, double height):
-    """Move/resize object `object_id` to the box from (x, y) to
-    (x + width, y + height), in world units; cheap if it stays in its cells.
-    Raises KeyError for an unknown id, ValueError for a bad number or a box out
-    of range, MemoryError (the object then stays as it was), or RuntimeError if
-    another thread's call holds the index."""
+    """Move (and resize) an object to the box from (x, y) to (x + width, y + height).
+
+    Cheap if it stays in its cells. A disc becomes a box.
+
+    Parameters
+    ----------
+    object_id : int
+        The object's id.
+    x, y : float
+        The new min corner, in world units.
+    width, height : float
+        The new size, in world units, finite and >= 0.
+
+    Raises
+    ------
+    KeyError
+        For an unknown id.
+    ValueError
+        For a bad number or a box out of range, naming it.
+    MemoryError
+        The object then stays as it was.
+    RuntimeError
+        If another thread's call holds the index.
+
+    See Also
+    --------
+    update_rects : Many objects at once, from numpy arrays.
+
+    Examples
+    --------
+    >>> from spatial_hash import UniformGrid
+    >>> grid = UniformGrid(cell_size=16.0)
+    >>> ship = grid.insert_rect(0, 0, 4, 4, handle="ship")
+    >>> grid.update_rect(ship, 100, 0, 4, 4)
+    >>> grid.bounds(ship)
+    (100.0, 0.0, 4.0, 4.0)
+    >>> grid.query_point(101, 1)
+    ['ship']
+    """
     cdef double at[D]
     cdef double size[D]
     _update_box(self, object_id, axes_of(at, x, y), axes_of(size, width, height))
 
 
 def update_circle(SpatialIndexD self, object_id, double x, double y, double radius):
-    """Move/resize object `object_id` to the disc of centre (x, y) and radius
-    `radius`, in world units. Raises as update_rect does."""
+    """Move (and resize) an object to the disc of centre (x, y); a box becomes a disc.
+
+    Parameters
+    ----------
+    object_id : int
+        The object's id.
+    x, y : float
+        The new centre, in world units.
+    radius : float
+        The new radius, in world units, finite and >= 0.
+
+    Raises
+    ------
+    KeyError
+        For an unknown id.
+    ValueError
+        For a bad number or a disc out of range, naming it.
+    MemoryError
+        The object then stays as it was.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     cdef double center[D]
     update_circle_at(self, object_id, axes_of(center, x, y), radius)
 
 
 def circle_of(SpatialIndexD self, object_id):
-    """(x, y, radius) of a disc in world units, None for a box. Raises KeyError
-    for an unknown id, RuntimeError if another thread's call holds the index."""
+    """An object's disc, or None for a box.
+
+    Parameters
+    ----------
+    object_id : int
+        The object's id.
+
+    Returns
+    -------
+    tuple of float or None
+        (x, y, radius), in world units.
+
+    Raises
+    ------
+    KeyError
+        For an unknown id.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     return circle_tuple(self, object_id)

@@ -4,29 +4,128 @@
 
 def query_nearby(SpatialIndexD self, double x, double y, double width, double height,
                  mask=0xFFFFFFFF):
-    """List of the handles of every object sharing a cell with the box from
-    (x, y) to (x + width, y + height), in world units: the broad phase's
-    candidates, a superset of the exact overlaps, in no set order. Every
-    query takes a `mask` (a 32-bit unsigned int, default all bits) and
-    returns only the objects on one of its layers (see set_filter). Raises
-    ValueError for a bad number or mask (in a UniformGrid, also a box out of
-    range), or RuntimeError if another thread's call holds the index."""
+    """Every object sharing a cell with a box: the broad phase's candidates.
+
+    A superset of the objects overlapping the box from (x, y) to
+    (x + width, y + height), as a hash of cells answers.
+
+    Parameters
+    ----------
+    x, y : float
+        The box's min corner, in world units.
+    width, height : float
+        Its size, in world units, finite and >= 0.
+    mask : int, optional
+        Only objects on one of these collision layers (a 32-bit unsigned int;
+        default all).
+
+    Returns
+    -------
+    list of object
+        Their handles, in no set order.
+
+    Raises
+    ------
+    ValueError
+        For a bad number or mask (in a UniformGrid, also a box out of range).
+    RuntimeError
+        If another thread's call holds the index.
+
+    See Also
+    --------
+    query_rect : With ``exact=True``, only the objects overlapping the box.
+
+    Examples
+    --------
+    >>> from spatial_hash import UniformGrid
+    >>> grid = UniformGrid(cell_size=10.0)
+    >>> grid.insert_rect(1, 1, 2, 2, handle="near")
+    0
+    >>> grid.insert_rect(8, 8, 1, 1, handle="same cell")
+    1
+    >>> sorted(grid.query_nearby(0, 0, 4, 4))
+    ['near', 'same cell']
+    """
     cdef double at[D]
     cdef double size[D]
     return _box_query(self, Q_CELLS, axes_of(at, x, y), axes_of(size, width, height), mask)
 
 
 def query_nearby_at(SpatialIndexD self, pos, size=(0.0, 0.0), mask=0xFFFFFFFF):
-    """query_nearby with the GDScript arguments: the box's corner `pos` and its
-    `size`, each an (x, y) pair or a Vector2, in world units. Raises TypeError
-    if either is neither, otherwise as query_nearby does."""
+    """`query_nearby` with GDScript's arguments: a corner and a size, as vectors.
+
+    Parameters
+    ----------
+    pos : sequence of 2 float or Vector2
+        The box's min corner, (x, y), in world units.
+    size : sequence of 2 float or Vector2, optional
+        Its size, (width, height), in world units (default (0, 0): a point).
+    mask : int, optional
+        Only objects on one of these collision layers (a 32-bit unsigned int;
+        default all).
+
+    Returns
+    -------
+    list of object
+        The handles of the objects sharing a cell with the box.
+
+    Raises
+    ------
+    TypeError
+        If `pos` or `size` is neither an (x, y) pair nor a Vector2.
+    ValueError
+        As `query_nearby`.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     return nearby_at(self, pos, size, mask)
 
 
 def query_rect(SpatialIndexD self, double x, double y, double width, double height,
                bint exact=False, mask=0xFFFFFFFF):
-    """Like query_nearby; with exact=True, only the handles of the objects that
-    overlap the box. Raises as query_nearby does."""
+    """The objects in or near a box, or (``exact=True``) those overlapping it.
+
+    Parameters
+    ----------
+    x, y : float
+        The box's min corner, in world units.
+    width, height : float
+        Its size, in world units, finite and >= 0.
+    exact : bool, optional
+        Only the objects that overlap the box (touching counts), by their
+        exact shapes (True), or every object sharing a cell with it, as
+        `query_nearby` (False, the default).
+    mask : int, optional
+        Only objects on one of these collision layers (a 32-bit unsigned int;
+        default all).
+
+    Returns
+    -------
+    list of object
+        Their handles, in no set order.
+
+    Raises
+    ------
+    ValueError
+        As `query_nearby`.
+    RuntimeError
+        If another thread's call holds the index.
+
+    See Also
+    --------
+    query_rects : Many boxes at once, on ids.
+
+    Examples
+    --------
+    >>> from spatial_hash import UniformGrid
+    >>> grid = UniformGrid(cell_size=10.0)
+    >>> grid.insert_rect(1, 1, 2, 2, handle="inside")
+    0
+    >>> grid.insert_circle(8, 8, 1, handle="outside")
+    1
+    >>> grid.query_rect(0, 0, 5, 5, exact=True)
+    ['inside']
+    """
     cdef double at[D]
     cdef double size[D]
     return _box_query(self, Q_BOX if exact else Q_CELLS, axes_of(at, x, y),
@@ -34,30 +133,106 @@ def query_rect(SpatialIndexD self, double x, double y, double width, double heig
 
 
 def query_point(SpatialIndexD self, double x, double y, mask=0xFFFFFFFF):
-    """List of the handles of the objects containing the point (x, y), in world
-    units, boundary included. Raises as query_nearby does."""
+    """The objects containing a point, boundary included.
+
+    Parameters
+    ----------
+    x, y : float
+        The point, in world units.
+    mask : int, optional
+        Only objects on one of these collision layers (a 32-bit unsigned int;
+        default all).
+
+    Returns
+    -------
+    list of object
+        Their handles, in no set order.
+
+    Raises
+    ------
+    ValueError
+        As `query_nearby`.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     cdef double at[D]
     cdef double size[D]
     return _box_query(self, Q_BOX, axes_of(at, x, y), axes_of(size, 0.0, 0.0, 0.0), mask)
 
 
 def query_radius(SpatialIndexD self, double x, double y, double radius, mask=0xFFFFFFFF):
-    """List of the handles of the objects overlapping the disc of centre (x, y)
-    and radius `radius`, in world units. Raises ValueError for a bad number
-    or mask (in a UniformGrid, also a disc out of range), or RuntimeError if
-    another thread's call holds the index."""
+    """The objects overlapping a disc.
+
+    Parameters
+    ----------
+    x, y : float
+        The disc's centre, in world units.
+    radius : float
+        Its radius, in world units, finite and >= 0.
+    mask : int, optional
+        Only objects on one of these collision layers (a 32-bit unsigned int;
+        default all).
+
+    Returns
+    -------
+    list of object
+        Their handles, in no set order.
+
+    Raises
+    ------
+    ValueError
+        For a bad number or mask (in a UniformGrid, also a disc out of range).
+    RuntimeError
+        If another thread's call holds the index.
+
+    Examples
+    --------
+    >>> from spatial_hash import UniformGrid
+    >>> grid = UniformGrid(cell_size=10.0)
+    >>> grid.insert_circle(0, 0, 1, handle="coin")
+    0
+    >>> grid.insert_rect(30, 0, 2, 2, handle="rock")
+    1
+    >>> grid.query_radius(5, 0, 4.5)
+    ['coin']
+    """
     cdef double center[D]
     return radius_query(self, axes_of(center, x, y), radius, mask)
 
 
 def query_swept(SpatialIndexD self, double x0, double y0, double x1, double y1,
                 double width, double height, mask=0xFFFFFFFF):
-    """List of the handles of the objects whose box the width x height box
-    touches anywhere on its way from corner (x0, y0) to corner (x1, y1), in
-    world units: every cell it crosses is visited. Raises ValueError for a bad
-    number or mask or a path whose length overflows (in a UniformGrid, also
-    a path out of range), or RuntimeError if another thread's call holds the
-    index."""
+    """The objects a moving box touches anywhere on its way.
+
+    The box of size width x height goes from corner (x0, y0) to corner
+    (x1, y1); every cell it crosses is visited, so a fast mover cannot tunnel
+    through a thin object.
+
+    Parameters
+    ----------
+    x0, y0 : float
+        The box's min corner at the start, in world units.
+    x1, y1 : float
+        Its min corner at the end.
+    width, height : float
+        Its size, in world units, finite and >= 0.
+    mask : int, optional
+        Only objects on one of these collision layers (a 32-bit unsigned int;
+        default all).
+
+    Returns
+    -------
+    list of object
+        Their handles, in no set order.
+
+    Raises
+    ------
+    ValueError
+        For a bad number or mask, or a path whose length overflows (in a
+        UniformGrid, also a path out of range).
+    RuntimeError
+        If another thread's call holds the index.
+    """
     cdef double start[D]
     cdef double stop[D]
     cdef double size[D]
@@ -67,47 +242,173 @@ def query_swept(SpatialIndexD self, double x0, double y0, double x1, double y1,
 
 def query_nearest(SpatialIndexD self, double x, double y, k=1, double max_distance=INFINITY,
                   mask=0xFFFFFFFF):
-    """List of the handles of the k objects nearest to the point (x, y), nearest
-    first by the exact distance (world units) to their circle or box, 0 for
-    those containing the point, ties in id order; none farther than
-    max_distance, so fewer than k where fewer lie that near; only objects on
-    a layer of `mask`. Raises ValueError for a bad number or mask, a k that
-    is not an int >= 0 or a max_distance that is negative or NaN;
-    MemoryError; or RuntimeError if another thread's call holds the index."""
+    """The k objects nearest to a point.
+
+    By the exact distance to their disc or box (0 for those containing the
+    point), nearest first, ties in id order; none farther than `max_distance`,
+    so fewer than k where fewer lie that near.
+
+    Parameters
+    ----------
+    x, y : float
+        The point, in world units.
+    k : int, optional
+        How many to find (default 1; 0 finds none).
+    max_distance : float, optional
+        None farther than this, in world units (default infinite).
+    mask : int, optional
+        Only objects on one of these collision layers (a 32-bit unsigned int;
+        default all).
+
+    Returns
+    -------
+    list of object
+        Their handles, nearest first.
+
+    Raises
+    ------
+    ValueError
+        For a bad number or mask, a k that is not an int >= 0, or a
+        `max_distance` that is negative or NaN.
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+
+    Examples
+    --------
+    >>> from spatial_hash import UniformGrid
+    >>> grid = UniformGrid(cell_size=10.0)
+    >>> for name, x in (("a", 0), ("b", 20), ("c", 50)):
+    ...     _ = grid.insert_circle(x, 0, 1, handle=name)
+    >>> grid.query_nearest(24, 0, k=2)
+    ['b', 'a']
+    >>> grid.query_nearest(24, 0, k=2, max_distance=10)
+    ['b']
+    """
     cdef double point[D]
     return nearest_query(self, axes_of(point, x, y), k, max_distance, mask)
 
 
 def raycast(SpatialIndexD self, double x0, double y0, double x1, double y1, mask=0xFFFFFFFF):
-    """The first object the segment from (x0, y0) to (x1, y1) meets, in world
-    units: (handle, fraction of the way, (x, y) of the hit, (nx, ny) the unit
-    surface normal there), or None. An object containing the start is met
-    at fraction 0 with normal (0, 0); objects met at the same fraction come
-    in id order; only objects on a layer of `mask`. Raises ValueError for a
-    bad number or mask or a ray whose length overflows (in a UniformGrid,
-    also one out of range), MemoryError, or RuntimeError if another thread's
-    call holds the index."""
+    """The first object a segment meets.
+
+    An object containing the start is met at fraction 0 with normal (0, 0);
+    objects met at the same fraction come in id order.
+
+    Parameters
+    ----------
+    x0, y0 : float
+        The segment's start, in world units.
+    x1, y1 : float
+        Its end.
+    mask : int, optional
+        Only objects on one of these collision layers (a 32-bit unsigned int;
+        default all).
+
+    Returns
+    -------
+    tuple or None
+        (handle, fraction of the way from 0 to 1, (x, y) of the hit point,
+        (nx, ny) the unit surface normal there), or None if nothing is met.
+
+    Raises
+    ------
+    ValueError
+        For a bad number or mask or a ray whose length overflows (in a
+        UniformGrid, also one out of range).
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+
+    Examples
+    --------
+    >>> from spatial_hash import UniformGrid
+    >>> grid = UniformGrid(cell_size=10.0)
+    >>> grid.insert_rect(10, -5, 4, 10, handle="wall")
+    0
+    >>> grid.raycast(0, 0, 20, 0)
+    ('wall', 0.5, (10.0, 0.0), (-1.0, 0.0))
+    """
     cdef double start[D]
     cdef double end[D]
     return first_hit(self, axes_of(start, x0, y0), axes_of(end, x1, y1), mask)
 
 
 def raycast_all(SpatialIndexD self, double x0, double y0, double x1, double y1, mask=0xFFFFFFFF):
-    """Every object the segment meets, as raycast's tuples, earliest first.
-    Raises as raycast does."""
+    """Every object a segment meets, earliest first.
+
+    Parameters
+    ----------
+    x0, y0 : float
+        The segment's start, in world units.
+    x1, y1 : float
+        Its end.
+    mask : int, optional
+        Only objects on one of these collision layers (a 32-bit unsigned int;
+        default all).
+
+    Returns
+    -------
+    list of tuple
+        A `raycast` tuple per object met, earliest first (ties in id order).
+
+    Raises
+    ------
+    ValueError
+        As `raycast`.
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     cdef double start[D]
     cdef double end[D]
     return every_hit(self, axes_of(start, x0, y0), axes_of(end, x1, y1), mask)
 
 
 def query_rects(SpatialIndexD self, rects, bint exact=False, mask=0xFFFFFFFF):
-    """Many box queries at once: `rects` is an (m, 4) array of
-    (x, y, width, height) rows in world units; exact as in
-    query_rect. Returns (offsets, ids): offsets an (m + 1,) int64 array,
-    ids an int32 array of object ids (not handles), the ids of query k
-    being ids[offsets[k]:offsets[k + 1]]. Only objects on a layer of
-    `mask`. Raises ValueError for a wrong shape, a bad number (naming
-    rects[k]; in a UniformGrid, also a box out of range) or a bad
-    mask, MemoryError, or RuntimeError if another thread's call holds the
-    index."""
+    """Many box queries at once, on ids.
+
+    Parameters
+    ----------
+    rects : array_like, shape (m, 4)
+        Rows (x, y, width, height) in world units (float64).
+    exact : bool, optional
+        As in `query_rect`: only the objects overlapping each box (True), or
+        every object sharing a cell with it (False, the default).
+    mask : int, optional
+        Only objects on one of these collision layers (a 32-bit unsigned int;
+        default all).
+
+    Returns
+    -------
+    offsets : numpy.ndarray of int64, shape (m + 1,)
+        Query k's results are ids[offsets[k]:offsets[k + 1]].
+    ids : numpy.ndarray of int32
+        Object ids (not handles).
+
+    Raises
+    ------
+    ValueError
+        For a wrong shape, a bad number (naming rects[k]; in a UniformGrid,
+        also a box out of range) or a bad mask.
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spatial_hash import UniformGrid
+    >>> grid = UniformGrid(cell_size=10.0)
+    >>> grid.insert_rects(np.array([[0, 0, 2, 2], [50, 50, 2, 2]]))
+    array([0, 1])
+    >>> offsets, ids = grid.query_rects(np.array([[1, 1, 1, 1], [40, 40, 20, 20], [90, 0, 1, 1]]),
+    ...                                 exact=True)
+    >>> [ids[offsets[k]:offsets[k + 1]].tolist() for k in range(3)]
+    [[0], [1], []]
+    """
     return box_queries(self, rects, exact, mask)

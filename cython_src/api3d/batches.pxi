@@ -3,49 +3,187 @@
 
 
 def insert_boxes(SpatialIndexD self, boxes, handles=None, layers=None, masks=None, static=False):
-    """Add n boxes from `boxes`, an (n, 6) array of (x, y, z, width, height, depth) rows
-    in world units (converted to float64 unless it already is); returns their
-    ids as an (n,) int64 array. `handles`, if given, is a sequence of n
-    handles (default, and for a None: the ids); `layers` and `masks` their collision layers
-    and masks (see set_filter): n ints, or one for all (default: layer 1,
-    mask all bits); `static` one bool for all or n bools (see set_static).
-    Every row is checked before any is added. Raises
-    ValueError for a wrong shape, a bad number (naming boxes[k]), a box out
-    of range, a `handles` of another length or a bad layer, mask or static value (naming
-    layers[k], masks[k] or static[k]); MemoryError; or RuntimeError if another thread's
-    call holds the index."""
+    """Add many boxes at once; returns their ids.
+
+    Every row is checked before any is added.
+
+    Parameters
+    ----------
+    boxes : array_like, shape (n, 6)
+        Rows (x, y, z, width, height, depth) in world units (converted to
+        float64 unless it already is).
+    handles : sequence of object, optional
+        n handles (default, and for a None: the ids).
+    layers : array_like of int, shape (n,), or int, optional
+        Their collision layers, or one for all (default 1; see `set_filter`).
+    masks : array_like of int, shape (n,), or int, optional
+        The layers they look for, or one for all (default all).
+    static : array_like of bool, shape (n,), or bool, optional
+        Whether each is static, or one for all (default False).
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n,)
+        Their ids, in row order.
+
+    Raises
+    ------
+    ValueError
+        For a wrong shape, a bad number (naming boxes[k]), a box out of range,
+        a `handles` of another length, or a bad layer, mask or static value
+        (naming layers[k], masks[k] or static[k]).
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spatial_hash import UniformGrid3D
+    >>> grid = UniformGrid3D(cell_size=16.0)
+    >>> boxes = np.array([[0, 0, 0, 4, 4, 4], [3, 3, 3, 4, 4, 4], [40, 0, 0, 4, 4, 4]], dtype=float)
+    >>> grid.insert_boxes(boxes, handles=["a", "b", "c"])
+    array([0, 1, 2])
+    >>> grid.pairs()
+    [('a', 'b')]
+    """
     return insert_box_rows(self, boxes, handles, layers, masks, static)
 
 
 def insert_spheres(SpatialIndexD self, centers, radii, handles=None, layers=None, masks=None, static=False):
-    """Add n spheres from `centers`, an (n, 3) array of (x, y, z) rows, and `radii`,
-    n radii or one for all, in world units; returns their ids as an (n,) int64
-    array. `handles`, `layers`, `masks` and `static` as in insert_boxes. Raises as
-    insert_boxes does (naming spheres[k])."""
+    """Add many spheres at once; returns their ids.
+
+    Parameters
+    ----------
+    centers : array_like, shape (n, 3)
+        Rows (x, y, z), in world units.
+    radii : array_like, shape (n,), or float
+        Their radii, or one for all, in world units.
+    handles : sequence of object, optional
+        As in `insert_boxes`.
+    layers : array_like of int, shape (n,), or int, optional
+        As in `insert_boxes`.
+    masks : array_like of int, shape (n,), or int, optional
+        As in `insert_boxes`.
+    static : array_like of bool, shape (n,), or bool, optional
+        As in `insert_boxes`.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n,)
+        Their ids, in row order.
+
+    Raises
+    ------
+    ValueError
+        As `insert_boxes` (naming spheres[k]).
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     return insert_circle_rows(self, centers, radii, handles, layers, masks, static)
 
 
 def update_boxes(SpatialIndexD self, ids, boxes):
-    """Move/resize the objects `ids` (a 1-D integer array of n distinct live
-    ids) to the boxes of `boxes`, an (n, 6) array of (x, y, z, width, height, depth)
-    rows in world units. Everything is checked before anything moves. Raises
-    TypeError if `ids` is not a 1-D integer array; KeyError for an unknown id;
-    ValueError for a repeated id, n ids for another number of rows, a wrong
-    shape, a bad number (naming boxes[k]) or a box out of range; MemoryError;
-    or RuntimeError if another thread's call holds the index."""
+    """Move (and resize) many objects at once, to boxes.
+
+    Everything is checked before anything moves. The fastest way to move a
+    frame's objects: pass the same arrays every frame.
+
+    Parameters
+    ----------
+    ids : array_like of int, shape (n,)
+        Distinct live ids (a 1-D integer array).
+    boxes : array_like, shape (n, 6)
+        Their new rows (x, y, z, width, height, depth), in world units.
+
+    Raises
+    ------
+    TypeError
+        If `ids` is not a 1-D integer array.
+    KeyError
+        For an unknown id.
+    ValueError
+        For a repeated id, n ids for another number of rows, a wrong shape, a
+        bad number (naming boxes[k]) or a box out of range.
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spatial_hash import UniformGrid3D
+    >>> grid = UniformGrid3D(cell_size=16.0)
+    >>> boxes = np.array([[0, 0, 0, 4, 4, 4], [40, 0, 0, 4, 4, 4]], dtype=float)
+    >>> ids = grid.insert_boxes(boxes)
+    >>> grid.pairs()
+    []
+    >>> boxes[1, 0] = 2.0                  # the second box moves onto the first
+    >>> grid.update_boxes(ids, boxes)
+    >>> grid.pairs()
+    [(0, 1)]
+    """
     update_box_rows(self, ids, boxes)
 
 
 def update_aabbs(SpatialIndexD self, ids, const float[:, ::1] corners, const float[:, ::1] sizes):
-    """update_boxes from boxes as two (n, 3) C-contiguous float32 arrays, the
-    (x, y, z) minimum corners and the (width, height, depth) sizes (Godot's packed
-    Vector3 arrays, read where they are: no rows are made). Raises as
-    update_boxes does, naming the row as boxes[k]."""
+    """`update_boxes` from min corners and sizes, as Godot's packed arrays hold them.
+
+    The arrays are read where they are: no rows are made.
+
+    Parameters
+    ----------
+    ids : array_like of int, shape (n,)
+        Distinct live ids (a 1-D integer array).
+    corners : numpy.ndarray of float32, shape (n, 3)
+        C-contiguous rows (x, y, z): the boxes' min corners (a
+        PackedVector3Array's memory).
+    sizes : numpy.ndarray of float32, shape (n, 3)
+        C-contiguous rows (width, height, depth).
+
+    Raises
+    ------
+    TypeError
+        If `ids` is not a 1-D integer array.
+    KeyError
+        For an unknown id.
+    ValueError
+        As `update_boxes`, naming the row as boxes[k].
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     update_packed_boxes(self, ids, corners, sizes)
 
 
 def update_spheres(SpatialIndexD self, ids, centers, radii):
-    """Move/resize the objects `ids` (n distinct live ids) to spheres: `centers`
-    an (n, 3) array of (x, y, z) rows and `radii` n radii or one for all, in world
-    units. Raises as update_boxes does (naming spheres[k])."""
+    """Move (and resize) many objects at once, to spheres.
+
+    Parameters
+    ----------
+    ids : array_like of int, shape (n,)
+        Distinct live ids (a 1-D integer array).
+    centers : array_like, shape (n, 3)
+        Their new centres (x, y, z), in world units.
+    radii : array_like, shape (n,), or float
+        Their new radii, or one for all, in world units.
+
+    Raises
+    ------
+    TypeError
+        If `ids` is not a 1-D integer array.
+    KeyError
+        For an unknown id.
+    ValueError
+        As `update_boxes` (naming spheres[k]).
+    MemoryError
+        If memory runs out.
+    RuntimeError
+        If another thread's call holds the index.
+    """
     update_circle_rows(self, ids, centers, radii)

@@ -3,16 +3,56 @@
 
 
 def read_vec3(object v, str name="vector"):
-    """(x, y, z) as floats from a 3-sequence or anything with .x, .y and .z (Godot
-    Vector3). Raises TypeError, naming the value as `name`, for anything else or
-    for items that are not numbers."""
+    """(x, y, z) as floats, from a triple or anything with .x, .y and .z (a Godot Vector3).
+
+    Parameters
+    ----------
+    v : sequence of 3 float or Vector3
+        The vector.
+    name : str, optional
+        What an error message calls it (default "vector").
+
+    Returns
+    -------
+    tuple of float
+        (x, y, z).
+
+    Raises
+    ------
+    TypeError
+        Naming the value as `name`, for anything else or for items that are
+        not numbers.
+
+    Examples
+    --------
+    >>> from spatial_hash import read_vec3
+    >>> read_vec3([1, 2, 3])
+    (1.0, 2.0, 3.0)
+    """
     return read_vector(v, name)
 
 
 def read_box(object r, str name="bounds"):
-    """(x, y, z, width, height, depth) as floats from a 6-sequence or anything with
-    .position and .size (Godot AABB). Raises TypeError, naming the value as
-    `name`, for anything else or for items that are not numbers."""
+    """(x, y, z, width, height, depth) as floats, from 6 numbers or a Godot AABB.
+
+    Parameters
+    ----------
+    r : sequence of 6 float or AABB
+        The box: 6 numbers, or anything with .position and .size.
+    name : str, optional
+        What an error message calls it (default "bounds").
+
+    Returns
+    -------
+    tuple of float
+        (x, y, z, width, height, depth).
+
+    Raises
+    ------
+    TypeError
+        Naming the value as `name`, for anything else or for items that are
+        not numbers.
+    """
     return read_bounds(r, name)
 
 

@@ -10,6 +10,7 @@ cdef class SpatialIndex:
                                 # object of its own); ids past its end have none
     cdef dict departed          # (id, generation) -> handle, of objects removed since
     cdef readonly Py_ssize_t hits
+    """Overlapping pairs the last pair pass found (int)."""
 
 
 # The classes under the names both dimensions' code uses, so that what is
@@ -20,13 +21,17 @@ ctypedef SpatialIndex SpatialIndexD
 cdef class UniformGrid(SpatialIndex):
     cdef UniformCells cells
     cdef readonly double cell_size
+    """Side of a cell, in world units (float, read-only)."""
     cdef readonly int large_threshold
+    """Cells per side beyond which an object goes to the large-object list (int, read-only)."""
 
 
 cdef class HierarchicalGrid(SpatialIndex):
     cdef Hierarchy hierarchy
     cdef readonly double hierarchy_factor
+    """Ratio of the cell sizes of neighbouring levels (float, read-only)."""
     cdef readonly double density
+    """Objects per table cell past which a level's table doubles its side (float, read-only)."""
 
 
 ctypedef UniformGrid UniformGridD

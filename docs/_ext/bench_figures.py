@@ -2,10 +2,12 @@
 (bench/results/<machine>/<date>.json, read by spatial_hash.bench.results) when
 the manual is built: a MyST page's ``{bench-figures} scenes2d`` directive (or
 scenes3d, nearest, rays, phases, level, box2d, passes, run) puts that part of the newest stored run
-on the page, as Markdown, and ``{bench-plot}`` its scaling plot; the parts
+on the page, as Markdown, and ``{bench-plot}`` its scaling plot (a figure per
+scene); the parts
 named godot-* come from the newest stored timings of the Godot demo projects
 (bench/results/<machine>/godot/<date>.json). Sphinx is imported only by `setup`."""
 import pathlib
+import re
 
 CHECKOUT = pathlib.Path(__file__).resolve().parents[2]
 RESULTS = CHECKOUT / "bench" / "results"
@@ -20,6 +22,18 @@ COLUMNS_2D = [("naive all-pairs (numpy)", "naive"), ("scipy cKDTree", "cKDTree")
 COLUMNS_3D = [c for c in COLUMNS_2D if c[1] not in ("STRtree", "dict hash", "per-object")]
 SCENE_NAMES = {"bullets": "bullet hell", "mixed": "mixed sizes"}
 OURS = [name for name, _ in COLUMNS_2D if name.startswith("spatial_hash batch")]
+
+
+# Command lines, options and file names in the text a stored run carries (its
+# provenance, how a Godot section was measured): Markdown code, or the page
+# would set "--store" as prose, an en dash and a word.
+_CODE = re.compile(r"(`[^`]*`)|(python -m [\w.]+(?: --?[\w-]+(?:[= ][\w./<>-]+)?)*)"
+                   r"|((?<![\w-])--?[A-Za-z][\w-]*(?:=[\w./-]+)?)|([\w./-]+\.(?:tscn|gd|json|png|py|txt))\b")
+
+
+def code_spans(text):
+    """Stored text as Markdown with its commands, options and file names as code."""
+    return _CODE.sub(lambda m: m.group(1) or f"`{m.group(0)}`", text)
 
 
 def figure(ms):
@@ -136,7 +150,7 @@ def run_facts(document):
              f"- **Date**: {document['date']}",
              f"- **Frames**: each method's fastest of {document['frames']} frames",
              f"- **Same pairs from every method**: {'yes' if document['pairs_agree'] else 'NO'}",
-             f"- **Provenance**: {document['provenance']}"]
+             f"- **Provenance**: {code_spans(document['provenance'])}"]
     return lines
 
 
@@ -154,7 +168,7 @@ def godot_engine(document, row):
 
 
 def godot_source(section):
-    return [f"*{section['runs']}; {section['source']}.*", ""]
+    return [f"*{code_spans(section['runs'])}; {code_spans(section['source'])}.*", ""]
 
 
 def godot_bullet_hell(document):
@@ -240,10 +254,44 @@ GODOT_SECTIONS = {"godot-bullet-hell": "bullet_hell", "godot-memory": "memory",
                   "godot-export": "export"}
 
 
-def draw_plot(document, path):
-    """The benchmark's own scaling plot of a stored run."""
-    from spatial_hash.bench import of_load, plot
-    plot(of_load([dict(r, load=r.get("load", "idle")) for r in document["records"]], "idle"), path)
+def plot_scenes(document):
+    """The scenes of a stored run that the scaling plot draws, in its order."""
+    from spatial_hash.bench import SCALING_SCENES
+    timed = {r["scene"] for r in document["records"] if not r["skipped"]}
+    return [scene for scene in SCALING_SCENES if scene in timed]
+
+
+def draw_plot(document, path, scene):
+    """One panel of the benchmark's scaling plot (spatial_hash.bench.plot) of a
+    stored run, as a figure of its own, readable at the page's width: ms per
+    frame against N, log-log, for one scene; a method has the same colour in
+    every scene's figure."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from spatial_hash.bench import SCALING_SCENES
+    records = [r for r in document["records"] if r.get("load", "idle") == "idle" and not r["skipped"]]
+    methods = list(dict.fromkeys(r["method"] for s in plot_scenes(document) for r in records
+                                 if r["scene"] == s))
+    rows = [r for r in records if r["scene"] == scene]
+    fig, ax = plt.subplots(figsize=(8, 5.5))
+    for k, method in enumerate(methods):
+        points = sorted((r["n"], r["ms_per_frame"]) for r in rows if r["method"] == method)
+        if points:
+            ax.plot(*zip(*points), marker="o", linewidth=2.5 if "spatial_hash" in method else 1.5,
+                    color=f"C{k % 10}", label=method)
+    ax.axhline(1000 / 60, color="grey", linestyle=":", linewidth=1)
+    ax.text(1.1e3, 1000 / 60 * 1.1, "16.7 ms (60 FPS)", color="grey")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("objects (N)")
+    ax.set_ylabel("ms per frame (move + update + all pairs)")
+    ax.set_title(f"Broad phase, {SCALING_SCENES[scene]}")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 def setup(app):
@@ -263,20 +311,33 @@ def setup(app):
                 self.env.note_dependency(str(path))
             lines = PARTS[part](latest(RESULTS)) if part in PARTS \
                 else GODOT_PARTS[part](latest(RESULTS, kind="godot", section=GODOT_SECTIONS[part]))
-            box = nodes.container()
+            # In a box of its own: the page's style sets its tables small enough
+            # to fit the column (docs/_static/spatial_hash.css).
+            box = nodes.container(classes=["bench-figures"])
             self.state.nested_parse(StringList(lines, "bench results"), self.content_offset, box)
-            return box.children
+            return [box]
 
     class Plot(SphinxDirective):
+        """The scaling plot: a figure per scene, as wide as the page, each a
+        link to its full-size image."""
         def run(self):
+            from spatial_hash.bench import SCALING_SCENES
             out = pathlib.Path(self.env.srcdir) / "_generated"
             out.mkdir(exist_ok=True)
             document = latest(RESULTS)
-            name = f"scaling-{document['machine']['name']}-{document['date']}.png"
-            if not (out / name).exists():
-                draw_plot(document, out / name)
-            image = nodes.image(uri=f"/_generated/{name}", alt="ms per frame against N, log-log")
-            return [image]
+            lines = []
+            for scene in plot_scenes(document):
+                name = f"scaling-{document['machine']['name']}-{document['date']}-{scene}.png"
+                if not (out / name).exists():
+                    draw_plot(document, out / name, scene)
+                lines += [f"```{{figure}} /_generated/{name}",         # MyST: the page is Markdown
+                          f":alt: ms per frame against N, log-log, {SCALING_SCENES[scene]}",
+                          ":width: 100%", "",
+                          f"ms per frame against N, {SCALING_SCENES[scene]} (click for the full size)",
+                          "```", ""]
+            box = nodes.container()
+            self.state.nested_parse(StringList(lines, "bench plot"), self.content_offset, box)
+            return box.children
 
     app.add_directive("bench-figures", Figures)
     app.add_directive("bench-plot", Plot)

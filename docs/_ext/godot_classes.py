@@ -171,17 +171,33 @@ def _paragraphs(text, cls):
             if p.strip()]
 
 
+def _escape(text):
+    """Plain text as reStructuredText: its markup characters escaped."""
+    return re.sub(r"([\\*`|_])", r"\\\1", text)
+
+
+def godot_type(type_):
+    """A type as reStructuredText: a link into Godot's class reference for the
+    engine's classes the manual's inventory lists (docs/_ext/inventories.py),
+    plain text for the others (int, Variant, Array...)."""
+    from inventories import GODOT
+    if type_ in {name for name, *_ in GODOT}:
+        return f":class:`{type_} <godot:{type_}>`"
+    return _escape(type_)
+
+
 def _signature(params):
     shown = []
     for name, type_, default in params:
-        shown.append(f"{name}: {type_}" + (f" = {default}" if default is not None else ""))
+        shown.append(f"{_escape(name)}: {godot_type(type_)}"
+                     + (f" = {_escape(default)}" if default is not None else ""))
     return ", ".join(shown)
 
 
 def to_rst(cls, heading="="):
     """The class reference as reStructuredText lines: a section per kind."""
     lines = [cls["name"], heading * len(cls["name"]), "",
-             f"*Inherits:* ``{cls['inherits']}``", "", bbcode_to_rst(cls["brief"], cls), ""]
+             f"*Inherits:* {godot_type(cls['inherits'])}", "", bbcode_to_rst(cls["brief"], cls), ""]
     for paragraph in _paragraphs(cls["description"], cls):
         lines += [paragraph, ""]
     titles = {"member": "Properties", "method": "Methods", "signal": "Signals",
@@ -192,16 +208,19 @@ def to_rst(cls, heading="="):
             continue
         lines += [titles[kind], sub * len(titles[kind]), ""]
         for m in cls[kind]:
+            name = _escape(m["name"])
             if kind == "method":
-                shown = f"{m['name']}({_signature(m['params'])}) -> {m['returns']}"
+                shown = f"{name}({_signature(m['params'])}) -> {godot_type(m['returns'])}"
             elif kind == "signal":
-                shown = f"signal {m['name']}({_signature(m['params'])})"
+                shown = f"signal {name}({_signature(m['params'])})"
             elif kind == "member":
-                shown = f"{m['name']}: {m['type']}" + (f" = {m['default']}" if m["default"] else "")
+                shown = f"{name}: {godot_type(m['type'])}" \
+                    + (f" = {_escape(m['default'])}" if m["default"] else "")
             else:
-                shown = f"{m['name']} = {m['value']}"
+                shown = f"{name} = {_escape(m['value'])}"
+            # A rubric in code's font (docs/_static/spatial_hash.css), its types links.
             lines += [f".. _{_anchor(cls['name'], kind, m['name'])}:", "",
-                      f".. rubric:: ``{shown}``", ""]
+                      f".. rubric:: {shown}", "   :class: godot-signature", ""]
             for paragraph in _paragraphs(m["description"], cls) or ["*(undocumented)*"]:
                 lines += [paragraph, ""]
     return lines
