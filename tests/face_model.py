@@ -3,9 +3,10 @@ for driving spatial_hash.node.engine.NodeEngine the way the faces do: objects
 map to ids by the index's own rule (the most recently freed id first, then the
 next never used), calls whose numbers are within the engine's safe bound are
 held and applied in one call before anything reads the index, others go at
-once, and query results come back as the faces decode them. A box is its
-min corner's D numbers then its D sizes; a circle (a sphere) its centre's then
-its radius."""
+once, and query results come back as the faces decode them. set_static, and
+an insert but that of a new object that is not static, hold the object's
+static flag, the last of an object winning. A box is its min corner's D
+numbers then its D sizes; a circle (a sphere) its centre's then its radius."""
 import math
 
 import numpy as np
@@ -34,7 +35,8 @@ class FaceModel:
         self.free = []              # the index's free ids, the next one handed out last
         self.next_id = 0
         self.held = {"inserted": [], "insert_shapes": [], "insert_radii": [], "moved": [],
-                     "move_shapes": [], "move_radii": [], "removed": []}
+                     "move_shapes": [], "move_radii": [], "removed": [],
+                     "statics": []}      # flat [id, 1 or 0, ...]
         self.signalling = False
         self.ended_at_once = []     # pairs ended by removals while signalling
 
@@ -92,18 +94,33 @@ class FaceModel:
         del self.free[len(self.free) - recycled:]
         self.next_id += count - recycled
 
-    def insert(self, obj, *box):
-        corner, size = box[:self.d], box[self.d:]
-        if not self._within(*corner, sizes=size):
-            return self._place("insert", obj, *box)
-        self._hold(obj, [corner, size])
+    def _hold_static(self, obj, enabled):
+        self.held["statics"] += [self.objects[obj], int(enabled)]
         return True
 
-    def insert_circle(self, obj, *ball):
+    def insert(self, obj, *box, as_static=False):
+        corner, size = box[:self.d], box[self.d:]
+        if not self._within(*corner, sizes=size):
+            placed = self._place("insert", obj, *box)
+            return placed if placed is not True else self._hold_static(obj, as_static)
+        new_object = obj not in self.objects
+        self._hold(obj, [corner, size])
+        return self._hold_static(obj, as_static) if as_static or not new_object else True
+
+    def insert_circle(self, obj, *ball, as_static=False):
         if not self._within(*ball[:-1], sizes=ball[-1:]):
-            return self._place("insert_circle", obj, *ball)
+            placed = self._place("insert_circle", obj, *ball)
+            return placed if placed is not True else self._hold_static(obj, as_static)
+        new_object = obj not in self.objects
         self._hold(obj, [ball[:-1], (math.nan,) * self.d], ball[-1])
-        return True
+        return self._hold_static(obj, as_static) if as_static or not new_object else True
+
+    def set_static(self, obj, enabled):
+        return self._hold_static(obj, enabled)
+
+    def is_static(self, obj):
+        self.flush()
+        return self.call("is_static", self.objects[obj])
 
     def update(self, obj, *box):
         corner, size = box[:self.d], box[self.d:]
@@ -133,7 +150,8 @@ class FaceModel:
                          np.array(held["moved"], np.int32),
                          np.array(held["move_shapes"], np.float32).reshape(-1, self.d),
                          np.array(held["move_radii"], np.float64),
-                         np.array(held["removed"], np.int32))
+                         np.array(held["removed"], np.int32),
+                         np.array(held["statics"], np.int32))
         assert done is True, done
         self.free.extend(held["removed"])
         for values in held.values():
@@ -163,16 +181,24 @@ class FaceModel:
         events = self.call("collision_events")
         return self._pairs_of(events["started"]), self._pairs_of(events["ended"])
 
-    def insert_batch(self, positions, sizes):
+    def insert_batch(self, positions, sizes, as_static=False):
+        """as_static: one bool, or a list of them (sent as the faces send an
+        Array of bools: int32 1s and 0s)."""
         self.flush()
+        flags = as_static if isinstance(as_static, bool) else np.array(as_static, np.int32)
         ids = self.call("insert_batch", np.asarray(positions, np.float32),
-                        np.asarray(sizes, np.float32), 1, 0xFFFFFFFF)
+                        np.asarray(sizes, np.float32), 1, 0xFFFFFFFF, flags)
         if isinstance(ids, str):
             return ids
         self._handed_out(len(ids))
         for object_id in ids.tolist():
             self.handles[object_id] = object_id
         return ids
+
+    def set_static_batch(self, ids, enabled):
+        self.flush()
+        flags = enabled if isinstance(enabled, bool) else np.array(enabled, np.int32)
+        return self.call("set_static_batch", np.asarray(ids, np.int64), flags)
 
     def remove_batch(self, ids):
         self.flush()

@@ -397,13 +397,13 @@ def test_a_face_session_through_each_script(engine):
     shapes = engine.vectors([(0.0, 0.0), (10.0, 10.0), (10.5, 5.0), (math.nan, math.nan)])
     radii = engine.floats([0.75])
     assert engine.run("apply", engine.ints([0, 1]), shapes, radii, engine.ints([]),
-                      engine.vectors([]), engine.floats([]), engine.ints([])) is True
+                      engine.vectors([]), engine.floats([]), engine.ints([]), engine.ints([])) is True
     assert sorted(decode_ids(engine.run("query_range", 0.0, 0.0, 20.0, 20.0, True, 0xFFFFFFFF))) == [0, 1]
     assert decode_ids(engine.run("query_radius", 11.5, 5.0, 0.25, 0xFFFFFFFF)) == [1]   # touching
     assert engine.run("pairs") == [0, 1]
     assert engine.run("collision_events") == {"started": [0, 1], "ended": []}
     ids = engine.run("insert_batch", engine.vectors([(1.0, 1.0), (2.0, 2.0)]),
-                     engine.vectors([(1.0, 1.0), (1.0, 1.0)]), 1, 0xFFFFFFFF)
+                     engine.vectors([(1.0, 1.0), (1.0, 1.0)]), 1, 0xFFFFFFFF, False)
     assert ids == [2, 3]
     assert engine.run("update_batch", engine.ints(ids), engine.vectors([(50.0, 50.0), (60.0, 60.0)]),
                       engine.vectors([(1.0, 1.0), (1.0, 1.0)])) is True
@@ -427,13 +427,13 @@ def test_a_3d_face_session_through_each_script(engine):
     nan = math.nan
     shapes = engine.vectors([(0.0, 0.0, 0.0), (10.0, 10.0, 10.0), (10.5, 5.0, 5.0), (nan, nan, nan)], 3)
     assert engine.run("apply", engine.ints([0, 1]), shapes, engine.floats([0.75]), engine.ints([]),
-                      engine.vectors([], 3), engine.floats([]), engine.ints([])) is True
+                      engine.vectors([], 3), engine.floats([]), engine.ints([]), engine.ints([])) is True
     assert engine.script._engine.grid.sphere_of(1) == (10.5, 5.0, 5.0, 0.75)
     assert decode_ids(engine.run("query_radius", 11.5, 5.0, 5.0, 0.25, 0xFFFFFFFF)) == [1]
     assert decode_ids(engine.run("query_point", 1.0, 1.0, 11.0, 0xFFFFFFFF)) == []
     assert engine.run("pairs") == [0, 1]
     ids = engine.run("insert_batch", engine.vectors([(1.0, 1.0, 30.0), (2.0, 2.0, 30.5)], 3),
-                     engine.vectors([(1.0, 1.0, 1.0)] * 2, 3), 1, 0xFFFFFFFF)
+                     engine.vectors([(1.0, 1.0, 1.0)] * 2, 3), 1, 0xFFFFFFFF, False)
     assert ids == [2, 3] and engine.run("pairs") == [0, 1, 2, 3]
     assert engine.run("update_batch", engine.ints(ids), engine.vectors([(50.0, 0.0, 0.0), (60.0, 0.0, 0.0)], 3),
                       engine.vectors([(1.0, 1.0, 1.0)] * 2, 3)) is True
@@ -442,7 +442,7 @@ def test_a_3d_face_session_through_each_script(engine):
                                       engine.vectors([(0.0, 0.0, 0.0)] * 2, 3),
                                       engine.vectors([(1.0, 1.0, 1.0), (1.0, 1.0, -1.0)], 3))
     assert "positions must be Vector3s" in engine.run("insert_batch", engine.vectors([(1.0, 1.0)]),
-                                                      engine.vectors([(1.0, 1.0)]), 1, 1)
+                                                      engine.vectors([(1.0, 1.0)]), 1, 1, False)
     hit = engine.run("raycast", -5.0, 2.0, 3.0, 30.0, 2.0, 3.0, 0xFFFFFFFF)
     assert [round(v, 9) for v in hit] == [0.0, round(1 / 7, 9), 0.0, 2.0, 3.0, -1.0, 0.0, 0.0]
     assert "pos.z must be a finite number" in engine.run("insert", -1, 0.0, 0.0, nan, 1.0, 1.0, 1.0)
@@ -457,19 +457,44 @@ def test_refusals_come_back_as_text_and_nothing_raises(engine):
     engine.run("set_index", 16.0, 4, False)
     assert "pos.x must be a finite number" in engine.run("insert", -1, math.nan, 0.0, 1.0, 1.0)
     assert "positions[0].y" in engine.run("insert_batch", engine.vectors([(1.0, math.inf)]),
-                                          engine.vectors([(1.0, 1.0)]), 1, 1)
+                                          engine.vectors([(1.0, 1.0)]), 1, 1, False)
     assert "no object with id 9" in engine.run("remove_batch", engine.ints([9]))
     for name in PROTOCOL:
         for args in ((), (None,) * 8, (engine.ints([]),) * 3):
             engine.run(name, *args)           # refused or done, never raised
 
 
+def test_static_objects_through_each_script(engine):
+    """The static flags travel as the faces send them: a bool, or a packed
+    int array of 1s and 0s (an Array of bools), and flat [id, flag] pairs in
+    the held calls."""
+    engine.run("set_index", 16.0, 4, False)
+    tiles = engine.run("insert_batch", engine.vectors([(0.0, 0.0), (10.0, 0.0), (20.0, 0.0)]),
+                       engine.vectors([(10.0, 10.0)] * 3), 1, 0xFFFFFFFF, engine.ints([1, 1, 0]))
+    assert tiles == [0, 1, 2] and engine.run("pairs") == [1, 2]
+    assert engine.run("is_static", 0) is True and engine.run("is_static", 2) is False
+    assert engine.run("set_static_batch", engine.ints([1, 2]), True) is True
+    assert engine.run("pairs") == []
+    shapes = engine.vectors([(5.0, 5.0), (1.0, 1.0)])
+    assert engine.run("apply", engine.ints([3]), shapes, engine.floats([]), engine.ints([]),
+                      engine.vectors([]), engine.floats([]), engine.ints([]),
+                      engine.ints([3, 1, 0, 0, 3, 0])) is True       # the last flag of 3 wins
+    assert engine.run("pairs") == [0, 1, 0, 3] and engine.run("is_static", 0) is False
+    assert "as_static[1] must be true or false, got 2" in engine.run(
+        "insert_batch", engine.vectors([(0.0, 0.0)] * 2), engine.vectors([(1.0, 1.0)] * 2), 1, 1,
+        engine.ints([0, 2]))
+    assert "enabled must be true, false or one for each of the 2 ids, got 3 values" in engine.run(
+        "set_static_batch", engine.ints([0, 1]), engine.ints([1, 1, 1]))
+    assert "no object with id 9" in engine.run("is_static", 9)
+    assert engine.run("stats")["objects"] == 4
+
+
 def test_empty_packed_arrays_are_not_read_through_their_memory(engine):
     """py4godot crashed on the memory view of an empty packed array."""
     engine.run("set_index", 16.0, 4, False)
     assert engine.run("apply", engine.ints([]), engine.vectors([]), engine.floats([]), engine.ints([]),
-                      engine.vectors([]), engine.floats([]), engine.ints([])) is True
-    assert engine.run("insert_batch", engine.vectors([]), engine.vectors([]), 1, 1) == []
+                      engine.vectors([]), engine.floats([]), engine.ints([]), engine.ints([])) is True
+    assert engine.run("insert_batch", engine.vectors([]), engine.vectors([]), 1, 1, engine.ints([])) == []
 
 
 def test_pool_arrays_are_read_without_an_element_loop(monkeypatch):
@@ -477,7 +502,7 @@ def test_pool_arrays_are_read_without_an_element_loop(monkeypatch):
     engine.run("set_index", 16.0, 4, False)
     positions = engine.vectors([(float(k), 0.0) for k in range(500)])
     sizes = engine.vectors([(1.0, 1.0)] * 500)
-    ids = engine.script.run(OP["insert_batch"], positions, sizes, 1, 0xFFFFFFFF)
+    ids = engine.script.run(OP["insert_batch"], positions, sizes, 1, 0xFFFFFFFF, False)
     assert engine.script.run(OP["update_batch"], ids, positions, sizes) is True
     assert positions.element_reads == sizes.element_reads == ids.element_reads == 0
 
@@ -488,7 +513,7 @@ def test_the_callers_arrays_are_never_written(engine):
     sizes = engine.vectors([(5.0, 6.0), (-1.0, 8.0)])          # refused
     before = (engine.reaches(positions, engine.kinds) if engine.plugin != "py4godot"
               else positions.values.tolist())
-    engine.run("insert_batch", positions, sizes, 1, 1)
+    engine.run("insert_batch", positions, sizes, 1, 1, False)
     after = (engine.reaches(positions, engine.kinds) if engine.plugin != "py4godot"
              else positions.values.tolist())
     assert before == after
@@ -505,7 +530,7 @@ def test_py4godot_frames_leave_nothing_behind(monkeypatch):
     engine.run("set_index", 16.0, 4, False)
     positions = engine.vectors([(float(k), 0.0) for k in range(50)])
     sizes = engine.vectors([(1.5, 1.0)] * 50)
-    ids = engine.script.run(OP["insert_batch"], positions, sizes, 1, 0xFFFFFFFF)
+    ids = engine.script.run(OP["insert_batch"], positions, sizes, 1, 0xFFFFFFFF, False)
     for frame in range(3):
         assert engine.script.run(OP["update_batch"], ids, positions, sizes) is True
         pairs = engine.run("pairs")

@@ -1,7 +1,7 @@
 """The private Python engine of the SpatialHash2D node (spatial_hash.node.engine),
 driven the way the GDScript faces drive it (face_model.FaceModel: held calls,
-ids by the index's own rule, query results as text), against the brute-force
-oracle; its refusals; and the contracts the faces rely on."""
+ids by the index's own rule, held static flags, query results as text), against
+the brute-force oracle; its refusals; and the contracts the faces rely on."""
 import math
 import pathlib
 import subprocess
@@ -47,15 +47,15 @@ def face_machine(d):
             self.oracle = (Oracle if d == 2 else Oracle3D)(cell)
             self.batch = []             # ids of live batch objects
 
-        @rule(obj=KEYS, corner=point, extent=size)
-        def insert(self, obj, corner, extent):
-            assert self.face.insert(obj, *corner, *extent) is True
-            self.oracle.insert(obj, corner + extent)
+        @rule(obj=KEYS, corner=point, extent=size, as_static=st.booleans())
+        def insert(self, obj, corner, extent, as_static):
+            assert self.face.insert(obj, *corner, *extent, as_static=as_static) is True
+            self.oracle.insert(obj, corner + extent, static=as_static)
 
-        @rule(obj=KEYS, center=point, r=RADIUS)
-        def insert_circle(self, obj, center, r):
-            assert self.face.insert_circle(obj, *center, r) is True
-            self.oracle.insert_circle(obj, center, r)
+        @rule(obj=KEYS, center=point, r=RADIUS, as_static=st.booleans())
+        def insert_circle(self, obj, center, r, as_static):
+            assert self.face.insert_circle(obj, *center, r, as_static=as_static) is True
+            self.oracle.insert_circle(obj, center, r, static=as_static)
 
         @rule(obj=KEYS, x=FAR, rest=st.tuples(*[COORD] * (d - 1)))
         def insert_far(self, obj, x, rest):
@@ -74,7 +74,7 @@ def face_machine(d):
         def update(self, data, corner, extent):
             obj = data.draw(st.sampled_from(self._placed()))
             assert self.face.update(obj, *corner, *extent) is True
-            self.oracle.insert(obj, corner + extent)
+            self.oracle.update(obj, corner + extent)        # it stays static or not
 
         @rule(obj=KEYS)
         def remove(self, obj):
@@ -88,14 +88,40 @@ def face_machine(d):
             assert self.face.set_filter(obj, layer, mask) is True
             self.oracle.set_filter(obj, layer, mask)
 
-        @rule(boxes=st.lists(st.tuples(point, size), max_size=5))
-        def insert_batch(self, boxes):
-            ids = self.face.insert_batch([b[0] for b in boxes], [b[1] for b in boxes])
-            for object_id, (corner, extent) in zip(ids.tolist(), boxes):
+        @precondition(lambda self: self._placed())
+        @rule(data=st.data(), enabled=st.booleans())
+        def set_static(self, data, enabled):
+            obj = data.draw(st.sampled_from(self._placed()))
+            assert self.face.set_static(obj, enabled) is True
+            self.oracle.set_static(obj, enabled)
+
+        @precondition(lambda self: self._placed())
+        @rule(data=st.data())
+        def is_static(self, data):
+            obj = data.draw(st.sampled_from(self._placed()))
+            assert self.face.is_static(obj) is self.oracle.is_static(obj)
+
+        @rule(boxes=st.lists(st.tuples(point, size, st.booleans()), max_size=5),
+              one_for_all=st.sampled_from([None, False, True]))
+        def insert_batch(self, boxes, one_for_all):
+            flags = [b[2] for b in boxes] if one_for_all is None else one_for_all
+            ids = self.face.insert_batch([b[0] for b in boxes], [b[1] for b in boxes], flags)
+            for object_id, (corner, extent, flag) in zip(ids.tolist(), boxes):
                 # Vectors hold 32-bit floats: a batch's boxes are what arrives.
                 self.oracle.insert(("batch", object_id),
-                                   tuple(float(np.float32(v)) for v in corner + extent))
+                                   tuple(float(np.float32(v)) for v in corner + extent),
+                                   static=flag if one_for_all is None else one_for_all)
                 self.batch.append(object_id)
+
+        @precondition(lambda self: self.batch)
+        @rule(data=st.data())
+        def set_static_batch(self, data):
+            ids = data.draw(st.lists(st.sampled_from(self.batch), unique=True, min_size=1))
+            flags = data.draw(st.one_of(st.booleans(),
+                                        st.lists(st.booleans(), min_size=len(ids), max_size=len(ids))))
+            assert self.face.set_static_batch(ids, flags) is True
+            for object_id, flag in zip(ids, flags if isinstance(flags, list) else [flags] * len(ids)):
+                self.oracle.set_static(("batch", object_id), flag)
 
         @precondition(lambda self: self.batch)
         @rule(data=st.data())
@@ -201,7 +227,7 @@ TestFaceModel3D.settings = MACHINE_SETTINGS
 def _state(engine):
     grid = engine.grid
     circle_of = engine.dim.method(grid, "circle_of")
-    return ([(i, grid.bounds(i), circle_of(i), grid.filter_of(i)) for i in grid.ids()],
+    return ([(i, grid.bounds(i), circle_of(i), grid.filter_of(i), grid.is_static(i)) for i in grid.ids()],
             grid.pair_ids().tolist(), dict(engine.settings))
 
 
@@ -209,7 +235,7 @@ def _engine_with_objects():
     face = FaceModel(NodeEngine())
     face.insert("a", 0.0, 0.0, 10.0, 10.0)
     face.insert_circle("b", 5.0, 5.0, 3.0)
-    face.insert_batch([(20.0, 20.0), (21.0, 21.0)], [(4.0, 4.0), (4.0, 4.0)])
+    face.insert_batch([(20.0, 20.0), (21.0, 21.0)], [(4.0, 4.0), (4.0, 4.0)], [True, False])
     face.flush()
     return face
 
@@ -240,11 +266,11 @@ BAD_CALLS = [
     ("raycast", (INF, 0.0, 1.0, 1.0, ALL_LAYERS), "start.x"),
     ("raycast_all", (0.0, 0.0, 1.0, 1.0, 1 << 33), "mask"),
     ("is_colliding", (0, 99), "99"),
-    ("insert_batch", (np.array([[NAN, 1.0]], np.float32), np.ones((1, 2), np.float32), 1, 1),
+    ("insert_batch", (np.array([[NAN, 1.0]], np.float32), np.ones((1, 2), np.float32), 1, 1, False),
      "positions[0].x must be a finite number, got nan"),
-    ("insert_batch", (np.ones((2, 2), np.float32), np.ones((1, 2), np.float32), 1, 1),
+    ("insert_batch", (np.ones((2, 2), np.float32), np.ones((1, 2), np.float32), 1, 1, False),
      "2 positions but 1 sizes"),
-    ("insert_batch", (np.ones((1, 2), np.float32), np.ones((1, 2), np.float32), -1, 1), "layers"),
+    ("insert_batch", (np.ones((1, 2), np.float32), np.ones((1, 2), np.float32), -1, 1, False), "layers"),
     ("update_batch", (np.array([2, 99]), np.ones((2, 2), np.float32), np.ones((2, 2), np.float32)),
      "ids[1]: no object with id 99"),
     ("update_batch", (np.array([2]), np.ones((1, 2), np.float32), -np.ones((1, 2), np.float32)),
@@ -252,6 +278,23 @@ BAD_CALLS = [
     ("remove_batch", (np.array([2, 2]),), "ids[1] repeats id 2"),
     ("remove_batch", (np.array([2, -5]),), "no object with id -5"),
     ("set_filter_batch", (np.array([2, 3]), np.array([1, -1]), 1), "layers[1]"),
+    ("is_static", (99,), "no object with id 99"),
+    ("insert_batch", (np.ones((2, 2), np.float32), np.ones((2, 2), np.float32), 1, 1,
+                      np.array([1, 0, 1], np.int32)),
+     "as_static must be true, false or one for each of the 2 rows, got 3 values"),
+    ("insert_batch", (np.ones((2, 2), np.float32), np.ones((2, 2), np.float32), 1, 1,
+                      np.array([1, 2], np.int32)), "as_static[1] must be true or false, got 2"),
+    ("insert_batch", (np.ones((1, 2), np.float32), np.ones((1, 2), np.float32), 1, 1, "yes"),
+     "as_static must be true, false or an Array of them, got 'yes'"),
+    ("insert_batch", (np.ones((1, 2), np.float32), np.ones((1, 2), np.float32), 1, 1, None),
+     "as_static must be true, false or an Array of them"),
+    ("set_static_batch", (np.array([2, 99]), True), "ids[1]: no object with id 99"),
+    ("set_static_batch", (np.array([2, 2]), False), "repeats id 2"),
+    ("set_static_batch", (np.array([2, 3]), np.array([0], np.int32)),
+     "enabled must be true, false or one for each of the 2 ids, got 1 values"),
+    ("set_static_batch", (np.array([2, 3]), 1), "enabled must be true, false or an Array of them, got 1"),
+    ("apply", tuple(np.zeros(0, np.int32) for _ in range(7)) + (np.array([2, 5], np.int32),),
+     "static[0] must be True or False, got 5"),
     ("set_index", (-5.0, 4, False), "cell_size must be a positive finite number, got -5.0"),
     ("set_index", (NAN, 4, False), "cell_size"),
     ("set_index", (64.0, 0, False), "large_object_threshold must be an int from 1 to 64, got 0"),
@@ -305,11 +348,11 @@ BAD_CALLS_3D = [
      "query_along_path takes 10 arguments, got 9"),
     ("raycast", (0.0, 0.0, INF, 1.0, 1.0, 1.0, ALL_LAYERS), "start.z"),
     ("raycast_all", (0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1 << 33), "mask"),
-    ("insert_batch", (np.array([[0.0, 1.0, NAN]], np.float32), ONES3, 1, 1),
+    ("insert_batch", (np.array([[0.0, 1.0, NAN]], np.float32), ONES3, 1, 1, False),
      "positions[0].z must be a finite number, got nan"),
-    ("insert_batch", (np.ones((1, 2), np.float32), np.ones((1, 2), np.float32), 1, 1),
+    ("insert_batch", (np.ones((1, 2), np.float32), np.ones((1, 2), np.float32), 1, 1, False),
      "positions must be Vector3s or x, y, z number triples"),
-    ("insert_batch", ([(1.0, 2.0)], [(1.0, 1.0, 1.0)], 1, 1), "got shape (1, 2)"),
+    ("insert_batch", ([(1.0, 2.0)], [(1.0, 1.0, 1.0)], 1, 1, False), "got shape (1, 2)"),
     ("update_batch", (np.array([2, 99]), np.ones((2, 3), np.float32), np.ones((2, 3), np.float32)),
      "ids[1]: no object with id 99"),
     ("update_batch", (np.array([2]), ONES3, -ONES3), "sizes[0].x"),
@@ -441,7 +484,7 @@ def test_held_ids_follow_the_index_rule_through_every_kind_of_call():
     assert sorted(grid.ids()) == [0, 1, 2, 3, 4, 5, 6]
     wrong = face.call("apply", np.array([9], np.int32), np.zeros((2, 2), np.float32), np.zeros(0),
                       np.zeros(0, np.int32), np.zeros((0, 2), np.float32), np.zeros(0),
-                      np.zeros(0, np.int32))
+                      np.zeros(0, np.int32), np.zeros(0, np.int32))
     assert "the index gave the ids [7], the face expected [9]" in wrong
 
 
@@ -519,3 +562,63 @@ def test_a_game_imports_nothing_of_the_benchmark():
     for folder in ("bench", "tools"):       # a developer's, beside the addon, not in it
         assert (checkout / folder).is_dir()
         assert not (checkout / "addons" / "spatial_hash" / folder).exists()
+
+
+def _pair_set(face):
+    return {frozenset(pair) for pair in face.pairs()}
+
+
+def test_two_static_objects_never_pair_and_set_static_brings_the_pair_back():
+    """A level's tiles, inserted static in one batch, do not pair with each
+    other; a mover pairs with them as before; clearing a flag brings the pair
+    back; a move keeps the flag, an insert of an object already there sets it."""
+    face = FaceModel(NodeEngine())
+    t0, t1, t2 = face.insert_batch([(0.0, 0.0), (10.0, 0.0), (20.0, 0.0)], [(10.0, 10.0)] * 3,
+                                   True).tolist()
+    face.insert("mover", 5.0, 5.0, 1.0, 1.0)
+    assert _pair_set(face) == {frozenset((t0, "mover"))}
+    assert face.call("is_static", t1) is True and face.is_static("mover") is False
+    assert face.set_static_batch([t0, t2], [False, True]) is True
+    assert _pair_set(face) == {frozenset((t0, "mover")), frozenset((t0, t1))}
+    face.insert("wall", 30.0, 0.0, 10.0, 10.0, as_static=True)
+    face.set_static("mover", True)
+    face.update("mover", 25.0, 5.0, 10.0, 1.0)      # touches tile 2 and the wall, both static
+    assert _pair_set(face) == {frozenset((t0, t1))} and face.is_static("mover") is True
+    face.insert("mover", 25.0, 5.0, 10.0, 1.0)      # as_static=False: an insert sets the flag
+    assert _pair_set(face) == {frozenset((t0, t1)), frozenset((t2, "mover")),
+                               frozenset(("mover", "wall"))}
+
+
+def test_held_static_flags_apply_in_one_call_the_last_of_an_object_winning():
+    face = FaceModel(NodeEngine())
+    face.insert("a", 0.0, 0.0, 4.0, 4.0, as_static=True)
+    face.insert_circle("b", 2.0, 2.0, 1.0, as_static=True)
+    face.set_static("a", False)
+    face.set_static("a", True)
+    face.insert("c", 1.0, 1.0, 1.0, 1.0, as_static=True)
+    face.set_static("c", False)
+    assert len(face.held["statics"]) == 2 * 6
+    assert _pair_set(face) == {frozenset("ac"), frozenset("bc")}
+    assert [face.is_static(o) for o in "abc"] == [True, True, False]
+
+
+def test_a_far_insert_goes_at_once_and_still_holds_its_flag():
+    face = FaceModel(NodeEngine())
+    face.set_index(0.5, 4, False)
+    assert face.insert("far", 3e8, 0.0, 1.0, 1.0, as_static=True) is True
+    assert face.insert("near", 3e8, 0.5, 1.0, 1.0, as_static=True) is True
+    assert face.pairs() == [] and face.is_static("far") and face.is_static("near")
+    assert face.insert_circle("near", 3e8, 0.5, 1.0) is True      # not static any more
+    assert _pair_set(face) == {frozenset(("far", "near"))}
+
+
+def test_static_spheres_in_3d():
+    face = FaceModel(NodeEngine(dimension=3))
+    face.insert_circle("rock", 0.0, 0.0, 0.0, 1.0, as_static=True)
+    face.insert("floor", -5.0, -5.0, -2.0, 10.0, 10.0, 1.0, as_static=True)
+    ids = face.insert_batch([(0.5, 0.5, 0.5)], [(1.0, 1.0, 1.0)], [False])
+    assert _pair_set(face) == {frozenset((int(ids[0]), "rock"))}
+    assert face.set_static_batch(ids, True) is True and face.pairs() == []
+    assert face.call("is_static", int(ids[0])) is True
+    face.set_static("floor", False)         # the rock rests on it: touching counts
+    assert _pair_set(face) == {frozenset(("floor", "rock"))}

@@ -3,14 +3,15 @@ extends Spatial
 #   godot3-server --path demo_project/godot3 res://smoke_3d.tscn
 # The Godot 3 port of ../godot4/smoke_3d.gd: every method with good input
 # (answers compared with a GDScript brute force over the batch boxes), bad
-# values, wrong argument counts and types, and freed nodes; then FRAMES frames
-# of moving boxes through the batch methods against the brute force. Prints
-# "SMOKE3D OK" and quits with 0 only if every check passed (1 otherwise, 2 if
-# the scene stalled).
+# values, wrong argument counts and types, freed nodes, and static objects;
+# then FRAMES frames of moving boxes through the batch methods against the
+# brute force. Prints "SMOKE3D OK" and quits with 0 only if every check passed
+# (1 otherwise, 2 if the scene stalled).
 
 const FRAMES = 40
 const N = 250
 const WORLD = Vector3(60, 40, 50)
+const ALL = 4294967295                 # every collision layer
 const AWAY = Vector3(-500, -500, -500)
 
 onready var hash_node = $Hash
@@ -40,6 +41,7 @@ func _ready():
 	_probe_objects()
 	_probe_freed_nodes()
 	_probe_layers_and_events()
+	_probe_static()
 	_probe_bad_values()
 	_probe_wrong_calls()
 	_probe_properties()
@@ -223,6 +225,9 @@ func _probe_freed_nodes():
 	var objects = hash_node.get_stats()["objects"]
 	for freed in [doomed, ghost]:
 		_freed_refused("insert", hash_node.insert(freed, AWAY, Vector3(1, 1, 1)))
+		_freed_refused("insert(as_static)", hash_node.insert(freed, AWAY, Vector3(1, 1, 1), true))
+		_freed_refused("set_static", hash_node.set_static(freed, true))
+		_freed_refused("is_static", hash_node.is_static(freed))
 		_freed_refused("insert_sphere", hash_node.insert_sphere(freed, AWAY, 1.0))
 		_freed_refused("update", hash_node.update(freed, AABB(AWAY, Vector3(1, 1, 1))))
 		_freed_refused("remove", hash_node.remove(freed))
@@ -282,6 +287,88 @@ func _probe_layers_and_events():
 	hash_node.disconnect("collision_ended", self, "_on_collision")
 
 
+# Two static objects never pair (a level's floor); a static object pairs with
+# the others; the flag follows set_static, set_static_batch and an insert of an
+# object already here, and a move keeps it. Pairs against a brute force.
+func _probe_static():
+	var a = _child("StaticA", AWAY)
+	var b = _child("StaticB", AWAY)
+	_check(hash_node.insert(a, AWAY, Vector3(10, 10, 10), true) and hash_node.insert_sphere(b, AWAY + Vector3(5, 5, 5), 3.0, true),
+		"insert and insert_sphere as_static: %s" % hash_node.get_last_error())
+	_check(hash_node.is_static(a) and hash_node.is_static(b), "is_static")
+	_check(_object_pairs() == [] and not hash_node.is_colliding(a, b), "two static objects never pair: %s" % [_object_pairs()])
+	_check(hash_node.set_static(b, false) and not hash_node.is_static(b), "set_static(false)")
+	_check(_object_pairs().size() == 1 and hash_node.is_colliding(a, b), "then they pair: %s" % [_object_pairs()])
+	_check(hash_node.set_static(b, true) and _object_pairs() == [], "set_static(true)")
+	_check(hash_node.update(a, AABB(AWAY + Vector3(1, 1, 1), Vector3(10, 10, 10))) and hash_node.is_static(a), "a move keeps the flag")
+	_check(hash_node.insert(a, AWAY, Vector3(10, 10, 10)) and not hash_node.is_static(a) and _object_pairs().size() == 1,
+		"an insert of an object already here sets it (as_static = false)")
+	_check(hash_node.remove(a) and hash_node.remove(b), "and removed")
+	a.free()
+	b.free()
+	# A floor of 4x4 slabs (2 x 1 x 2) sharing edges, static in one batch; boxes
+	# on it, two of them static (an Array of flags).
+	var origin = AWAY + Vector3(0, 100, 0)
+	var tile_at = PoolVector3Array()
+	var tile_size = PoolVector3Array()
+	for row in 4:
+		for column in 4:
+			tile_at.append(origin + Vector3(2 * column, 0, 2 * row))
+			tile_size.append(Vector3(2, 1, 2))
+	var tiles = hash_node.insert_batch(tile_at, tile_size, 1, ALL, true)
+	var body_at = PoolVector3Array()
+	var body_size = PoolVector3Array()
+	for offset in [Vector3(0.5, 1, 0.5), Vector3(1, 1.5, 1), Vector3(3.5, 0.5, 3.5), Vector3(7.5, 1, 7.5), Vector3(20, 1, 20)]:
+		body_at.append(origin + offset)
+		body_size.append(Vector3(1, 1, 1))
+	var body_flags = [false, true, false, true, false]
+	var bodies = hash_node.insert_batch(body_at, body_size, 1, ALL, body_flags)
+	_check(tiles.size() == 16 and bodies.size() == 5, "insert_batch as_static: %s" % hash_node.get_last_error())
+	var level = tiles + bodies
+	var statics = []
+	for k in 16:
+		statics.append(true)
+	statics += body_flags
+	_check_level_pairs(level, tile_at + body_at, tile_size + body_size, statics, "a static floor")
+	var thawed = [false, true, false, false]      # the first row but its second slab
+	var first_row = PoolIntArray([tiles[0], tiles[1], tiles[2], tiles[3]])
+	_check(hash_node.set_static_batch(first_row, thawed), "set_static_batch: %s" % hash_node.get_last_error())
+	for k in 4:
+		statics[k] = thawed[k]
+	_check_level_pairs(level, tile_at + body_at, tile_size + body_size, statics, "some slabs no longer static")
+	for k in body_at.size():
+		body_at[k] += Vector3(1.5, -0.5, 0.5)
+	_check(hash_node.update_batch(bodies, body_at, body_size), "update_batch of the boxes")
+	_check_level_pairs(level, tile_at + body_at, tile_size + body_size, statics, "the boxes moved")
+	_check(hash_node.set_static_batch(level, false), "set_static_batch(false) for all")
+	for k in statics.size():
+		statics[k] = false
+	_check_level_pairs(level, tile_at + body_at, tile_size + body_size, statics, "nothing static")
+	_check(hash_node.remove_batch(level), "the floor removed")
+
+
+# The pairs among the batch ids `level` (boxes at `at` of `size`) against the
+# brute force: touching boxes, unless both are static.
+func _check_level_pairs(level, at, size, statics, what):
+	var index = {}
+	for k in level.size():
+		index[level[k]] = k
+	var got = {}
+	var flat = hash_node.get_collision_pairs_packed()
+	for k in range(0, flat.size(), 2):
+		if index.has(flat[k]) and index.has(flat[k + 1]):
+			got[Vector2(min(index[flat[k]], index[flat[k + 1]]), max(index[flat[k]], index[flat[k + 1]]))] = true
+	var expected = {}
+	for i in level.size():
+		for j in range(i + 1, level.size()):
+			if _boxes_meet(at[i], size[i], at[j], size[j]) and not (statics[i] and statics[j]):
+				expected[Vector2(i, j)] = true
+	var same = got.size() == expected.size()
+	for pair in expected:
+		same = same and got.has(pair)
+	_check(same and expected.size() > 0, "%s: %d pairs, brute force %d" % [what, got.size(), expected.size()])
+
+
 func _freed_refused(method, result):
 	_check(not result, "%s refuses a freed node" % method)
 	_check("freed" in hash_node.get_last_error(), "%s names it: %s" % [method, hash_node.get_last_error()])
@@ -330,6 +417,15 @@ func _probe_bad_values():
 		["update_batch", [PoolIntArray([ids[0]]), PoolVector3Array([one]), PoolVector3Array([Vector3(1, 1, -1)])], "sizes[0].z"],
 		["remove_batch", [[ids[0], ids[0]]], "repeats"],
 		["set_filter_batch", [PoolIntArray([ids[0], ids[1]]), PoolIntArray([1, -1]), 1], "layers"],
+		["insert", [x, AWAY, one, "yes"], 'as_static must be true or false, got "yes"'],
+		["insert_sphere", [x, AWAY, 1.0, 0], "as_static must be true or false, got 0"],
+		["set_static", [x, "no"], 'enabled must be true or false, got "no"'],
+		["set_static", [54321, true], "obj 54321 is not in this spatial hash"],
+		["is_static", [54321], "obj 54321 is not in this spatial hash"],
+		["insert_batch", [PoolVector3Array([one]), PoolVector3Array([one]), 1, ALL, "yes"], 'as_static must be true, false or an Array of them, got "yes"'],
+		["insert_batch", [PoolVector3Array([one]), PoolVector3Array([one]), 1, ALL, [true, false]], "one for each of the 1 rows, got 2 values"],
+		["set_static_batch", [PoolIntArray([99999]), true], "99999"],
+		["set_static_batch", [PoolIntArray([ids[0], ids[1]]), [true, 1]], "an Array holding 1"],
 	]
 	for case in cases:
 		var result = hash_node.callv(case[0], case[1])
@@ -337,6 +433,7 @@ func _probe_bad_values():
 		_check(hash_node.get_last_error().begins_with("SpatialHash3D.") and case[2] in hash_node.get_last_error(),
 			"%s names %s: %s" % [case[0], case[2], hash_node.get_last_error()])
 	_check(_state() == before, "refused calls changed nothing")
+	_check(not hash_node.is_static(x), "refused flags left x as it was")
 	_check(d.size() == 2 and d["x"] == 1, "a refused Dictionary is unchanged: %s" % d)
 	_check(hash_node.remove(x) and hash_node.get_last_error() == "", "a good call clears the last error")
 	x.free()
@@ -346,10 +443,11 @@ func _probe_bad_values():
 func _probe_wrong_calls():
 	var before = _state()
 	var calls = [
-		["insert", []], ["insert", [1, Vector3(), Vector3(), 4]], ["insert_sphere", [1, Vector3()]],
+		["insert", []], ["insert", [1, Vector3(), Vector3(), false, 4]], ["insert_sphere", [1, Vector3()]],
 		["update", [1]], ["remove", []], ["query_radius", [Vector3()]], ["query_along_path", [Vector3(), Vector3()]],
 		["raycast", [Vector3()]], ["insert_batch", [PoolVector3Array()]], ["update_batch", [ids, positions]],
-		["get_collision_pairs_packed", [1]],
+		["get_collision_pairs_packed", [1]], ["set_static", [1]], ["is_static", []], ["set_static_batch", [ids]],
+		["insert_sphere", [1, Vector3(), 1.0, true, 2]],
 	]
 	for call in calls:
 		var result = hash_node.callv(call[0], call[1])

@@ -2,16 +2,17 @@ extends Node2D
 # Headless check of the SpatialHash2D node in a real engine (the README's smoke
 # command):  godot --headless --path demo_project/godot4 res://smoke.tscn
 # Probes every method with good input, every kind of bad value, wrong argument
-# counts and types, and freed nodes; then runs FRAMES frames of moving boxes
-# through the batch methods, comparing the pairs with a GDScript brute force
-# every frame. Prints "SMOKE OK" and quits with 0 only if every check passed (1
-# otherwise, and 2 if the scene stalled, for instance because a script did not
-# load).
+# counts and types, freed nodes, and static objects against a GDScript brute
+# force; then runs FRAMES frames of moving boxes through the batch methods,
+# comparing the pairs with a GDScript brute force every frame. Prints "SMOKE OK"
+# and quits with 0 only if every check passed (1 otherwise, and 2 if the scene
+# stalled, for instance because a script did not load).
 
 const FRAMES := 60
 const N := 300
 const WORLD := Vector2(400, 300)
 const AWAY := Vector2(-5000, -5000)     # the probes' corner, away from the batch boxes
+const ALL := SpatialHash2D.ALL_LAYERS
 
 @onready var hash_node: SpatialHash2D = $Hash
 
@@ -40,6 +41,7 @@ func _ready() -> void:
 	_probe_held_calls()
 	_probe_freed_nodes()
 	_probe_layers_and_events()
+	_probe_static()
 	_probe_bad_values()
 	_probe_wrong_calls()
 	_probe_properties()
@@ -184,6 +186,9 @@ func _probe_freed_nodes() -> void:
 	for freed in [doomed, ghost]:
 		# Called directly: a lambda would capture the freed object as null.
 		_freed_refused("insert", hash_node.insert(freed, AWAY, Vector2(1, 1)))
+		_freed_refused("insert(as_static)", hash_node.insert(freed, AWAY, Vector2(1, 1), true))
+		_freed_refused("set_static", hash_node.set_static(freed, true))
+		_freed_refused("is_static", hash_node.is_static(freed))
 		_freed_refused("insert_circle", hash_node.insert_circle(freed, AWAY, 1.0))
 		_freed_refused("update", hash_node.update(freed, Rect2(AWAY, Vector2(1, 1))))
 		_freed_refused("remove", hash_node.remove(freed))
@@ -255,6 +260,86 @@ func _probe_layers_and_events() -> void:
 	hash_node.collision_ended.disconnect(_on_collision.bind("ended"))
 
 
+# Two static objects never pair (a level's tiles); a static object pairs with
+# the others; the flag follows set_static, set_static_batch and an insert of an
+# object already here, and a move keeps it. Pairs against a brute force.
+func _probe_static() -> void:
+	var a := _child("StaticA", AWAY)
+	var b := _child("StaticB", AWAY)
+	_check(hash_node.insert(a, AWAY, Vector2(10, 10), true) and hash_node.insert_circle(b, AWAY + Vector2(5, 5), 3.0, true),
+		"insert and insert_circle as_static: %s" % hash_node.get_last_error())
+	_check(hash_node.is_static(a) and hash_node.is_static(b), "is_static")
+	_check(_object_pairs() == [] and not hash_node.is_colliding(a, b), "two static objects never pair: %s" % [_object_pairs()])
+	_check(hash_node.set_static(b, false) and not hash_node.is_static(b), "set_static(false)")
+	_check(_object_pairs().size() == 1 and hash_node.is_colliding(a, b), "then they pair: %s" % [_object_pairs()])
+	_check(hash_node.set_static(b, true) and _object_pairs() == [], "set_static(true)")
+	_check(hash_node.update(a, Rect2(AWAY + Vector2(1, 1), Vector2(10, 10))) and hash_node.is_static(a), "a move keeps the flag")
+	_check(hash_node.insert(a, AWAY, Vector2(10, 10)) and not hash_node.is_static(a) and _object_pairs().size() == 1,
+		"an insert of an object already here sets it (as_static = false)")
+	_check(hash_node.remove(a) and hash_node.remove(b), "and removed")
+	a.free()
+	b.free()
+	# A level: 5x5 tiles of 8x8 sharing edges, static in one batch; bodies over
+	# them, two of them static (an Array of flags).
+	var origin := AWAY + Vector2(0, 400)
+	var tile_at := PackedVector2Array()
+	var tile_size := PackedVector2Array()
+	for row in 5:
+		for column in 5:
+			tile_at.append(origin + Vector2(8 * column, 8 * row))
+			tile_size.append(Vector2(8, 8))
+	var tiles := hash_node.insert_batch(tile_at, tile_size, 1, ALL, true)
+	var body_at := PackedVector2Array()
+	var body_size := PackedVector2Array()
+	for offset in [Vector2(3, 3), Vector2(5, 5), Vector2(20, 12), Vector2(38, 38), Vector2(50, 50), Vector2(16, 0)]:
+		body_at.append(origin + offset)
+		body_size.append(Vector2(4, 4))
+	var body_flags := [false, true, false, false, true, false]
+	var bodies := hash_node.insert_batch(body_at, body_size, 1, ALL, body_flags)
+	_check(tiles.size() == 25 and bodies.size() == 6, "insert_batch as_static: %s" % hash_node.get_last_error())
+	var level := tiles + bodies
+	var statics := []
+	for k in 25:
+		statics.append(true)
+	statics += body_flags
+	_check_level_pairs(level, tile_at + body_at, tile_size + body_size, statics, "static tiles")
+	var thawed := [false, false, true, false, false]      # the first row but its middle tile
+	_check(hash_node.set_static_batch(tiles.slice(0, 5), thawed), "set_static_batch: %s" % hash_node.get_last_error())
+	for k in 5:
+		statics[k] = thawed[k]
+	_check_level_pairs(level, tile_at + body_at, tile_size + body_size, statics, "some tiles no longer static")
+	for k in body_at.size():
+		body_at[k] += Vector2(7, 3)
+	_check(hash_node.update_batch(bodies, body_at, body_size), "update_batch of the bodies")
+	_check_level_pairs(level, tile_at + body_at, tile_size + body_size, statics, "the bodies moved")
+	_check(hash_node.set_static_batch(level, false), "set_static_batch(false) for all")
+	for k in statics.size():
+		statics[k] = false
+	_check_level_pairs(level, tile_at + body_at, tile_size + body_size, statics, "nothing static")
+	_check(hash_node.remove_batch(level), "the level removed")
+
+
+# The pairs among the batch ids `level` (boxes at `at` of `size`) against the
+# brute force: touching boxes, unless both are static.
+func _check_level_pairs(level: PackedInt32Array, at: PackedVector2Array, size: PackedVector2Array, statics: Array, what: String) -> void:
+	var index := {}
+	for k in level.size():
+		index[level[k]] = k
+	var got := {}
+	var flat := hash_node.get_collision_pairs_packed()
+	for k in range(0, flat.size(), 2):
+		if index.has(flat[k]) and index.has(flat[k + 1]):
+			got[Vector2i(mini(index[flat[k]], index[flat[k + 1]]), maxi(index[flat[k]], index[flat[k + 1]]))] = true
+	var expected := {}
+	for i in level.size():
+		for j in range(i + 1, level.size()):
+			var touching := at[i].x <= at[j].x + size[j].x and at[j].x <= at[i].x + size[i].x \
+				and at[i].y <= at[j].y + size[j].y and at[j].y <= at[i].y + size[i].y
+			if touching and not (statics[i] and statics[j]):
+				expected[Vector2i(i, j)] = true
+	_check(got == expected and expected.size() > 0, "%s: %d pairs, brute force %d" % [what, got.size(), expected.size()])
+
+
 func _freed_refused(method: String, result: bool) -> void:
 	_check(not result, "%s refuses a freed node" % method)
 	_check(hash_node.get_last_error().contains("freed"), "%s names it: %s" % [method, hash_node.get_last_error()])
@@ -278,6 +363,7 @@ func _probe_bad_values() -> void:
 	var d := {"x": 1, "y": 2}
 	var array_with_freed := [Vector2(1, 1), Node.new()]
 	array_with_freed[1].free()
+	var one := PackedVector2Array([Vector2(1, 1)])
 	var before := _state()
 	var cases := [
 		["insert(NaN)", func(): return hash_node.insert(x, Vector2(NAN, 0), Vector2(1, 1)), "pos.x"],
@@ -328,6 +414,23 @@ func _probe_bad_values() -> void:
 		["remove_batch(-5)", func(): return hash_node.remove_batch([ids[0], -5]), "-5"],
 		["remove_batch(twice)", func(): return hash_node.remove_batch([ids[0], ids[0]]), "repeats"],
 		["set_filter_batch(layers)", func(): return hash_node.set_filter_batch(ids.slice(0, 2), PackedInt32Array([1, -1]), 1), "layers"],
+		["insert(as_static String)", func(): return hash_node.insert(x, AWAY, Vector2(9, 9), "yes"), 'as_static must be true or false, got "yes"'],
+		["insert(as_static int)", func(): return hash_node.insert(x, AWAY, Vector2(9, 9), 1), "as_static must be true or false, got 1"],
+		["insert(new, as_static)", func(): return hash_node.insert(outside, AWAY, Vector2(9, 9), []), "as_static must be true or false, got []"],
+		["insert_circle(as_static null)", func(): return hash_node.insert_circle(x, AWAY, 1.0, null), "as_static must be true or false, got null"],
+		["set_static(String)", func(): return hash_node.set_static(x, "yes"), 'enabled must be true or false, got "yes"'],
+		["set_static(absent)", func(): return hash_node.set_static(54321, true), "obj 54321 is not in this spatial hash"],
+		["set_static(null)", func(): return hash_node.set_static(null, true), "obj must be"],
+		["set_static(outside)", func(): return hash_node.set_static(outside, true), "is not in this spatial hash"],
+		["is_static(absent)", func(): return hash_node.is_static(54321), "obj 54321 is not in this spatial hash"],
+		["is_static(String)", func(): return hash_node.is_static("x"), "obj must be"],
+		["insert_batch(as_static String)", func(): return hash_node.insert_batch(one, one, 1, ALL, "yes"), 'as_static must be true, false or an Array of them, got "yes"'],
+		["insert_batch(as_static Array with a String)", func(): return hash_node.insert_batch(one, one, 1, ALL, [true, "x"]), 'an Array holding "x"'],
+		["insert_batch(as_static lengths)", func(): return hash_node.insert_batch(one, one, 1, ALL, [true, false]), "as_static must be true, false or one for each of the 1 rows, got 2 values"],
+		["set_static_batch(ids)", func(): return hash_node.set_static_batch(PackedInt32Array([99999]), true), "99999"],
+		["set_static_batch(twice)", func(): return hash_node.set_static_batch([ids[0], ids[0]], true), "repeats"],
+		["set_static_batch(String)", func(): return hash_node.set_static_batch(ids.slice(0, 2), "yes"), "enabled must be true, false or an Array of them"],
+		["set_static_batch(lengths)", func(): return hash_node.set_static_batch(ids.slice(0, 2), [true]), "enabled must be true, false or one for each of the 2 ids, got 1 values"],
 	]
 	for case in cases:
 		var result = case[1].call()
@@ -335,6 +438,7 @@ func _probe_bad_values() -> void:
 		_check(hash_node.get_last_error().begins_with("SpatialHash2D.") and hash_node.get_last_error().contains(case[2]),
 			"%s names %s: %s" % [case[0], case[2], hash_node.get_last_error()])
 	_check(_state() == before, "refused calls changed nothing")
+	_check(not hash_node.is_static(x), "refused flags left x as it was")
 	_check(d == {"x": 1, "y": 2}, "a refused Dictionary is unchanged: %s" % d)
 	_check(hash_node.get_stats()["objects"] == N + 1, "bad input changed nothing")
 	_check(hash_node.remove(x) and hash_node.get_last_error() == "", "a good call clears the last error")
@@ -349,7 +453,7 @@ func _probe_wrong_calls() -> void:
 	var before := _state()
 	var untyped: Object = hash_node
 	var calls := [
-		["insert", []], ["insert", [1]], ["insert", [1, Vector2(), Vector2(), 4]], ["insert", [1, "no", Vector2()]],
+		["insert", []], ["insert", [1]], ["insert", [1, Vector2(), Vector2(), false, 4]], ["insert", [1, "no", Vector2()]],
 		["insert_circle", [1, Vector2()]], ["insert_circle", [1, Vector2(), "r"]], ["update", [1]],
 		["update", [1, Vector2(1, 1)]], ["remove", []], ["remove", [1, 2]], ["has", []], ["get_id", [1, 2]],
 		["set_filter", [1, 2]], ["set_filter", [1, "a", 2]], ["query_nearby", [Vector2()]],
@@ -361,6 +465,9 @@ func _probe_wrong_calls() -> void:
 		["clear", [1]], ["get_stats", [1]], ["get_last_error", [1]], ["insert_batch", [PackedVector2Array()]],
 		["update_batch", [ids, positions]], ["remove_batch", []], ["set_filter_batch", [ids, 1]],
 		["get_collision_pairs_packed", [1]], ["get_collision_events_packed", [1, 2]],
+		["insert_circle", [1, Vector2(), 1.0, true, 2]], ["set_static", [1]], ["set_static", [1, true, 2]],
+		["is_static", []], ["is_static", [1, 2]], ["set_static_batch", [ids]], ["set_static_batch", [ids, true, 1]],
+		["insert_batch", [PackedVector2Array(), PackedVector2Array(), 1, 1, false, 2]],
 	]
 	for call in calls:
 		var result = untyped.callv(call[0], call[1])

@@ -210,6 +210,16 @@ def godot_per_object(document):
         "turn ids into objects."]
 
 
+def godot_level(document):
+    """The node against Godot's own physics on the tile level, per engine."""
+    section = document["level"]
+    rows = [[godot_engine(document, r), span(*r["node_ms"]), span(*r["godot_ms"]),
+             span(*r["godot_over_node"], "x"), r["pairs_equal"]] for r in section["rows"]]
+    return godot_source(section) + grid_table(
+        ["engine", "node (ms a tick)", "Godot's physics (ms a tick)", "Godot / node", "same pair count"],
+        rows)
+
+
 def godot_area_3d(document):
     """The node's broad phase against one Area3D per sphere, then the areas'
     time over the node's, bounded from the ranges: lowest over highest to
@@ -245,11 +255,11 @@ def godot_export(document):
 PARTS = {"scenes2d": lambda d: scene_table(d, 2), "scenes3d": lambda d: scene_table(d, 3),
          "phases": phases_table, "nearest": nearest_table, "rays": rays_table, "run": run_facts,
          "level": level_table, "box2d": box2d_table, "passes": passes_table}
-GODOT_PARTS = {"godot-bullet-hell": godot_bullet_hell, "godot-memory": godot_memory,
+GODOT_PARTS = {"godot-bullet-hell": godot_bullet_hell, "godot-memory": godot_memory, "godot-level": godot_level,
                "godot-per-object": godot_per_object, "godot-area-3d": godot_area_3d,
                "godot-export": godot_export}
 # The section of a stored Godot document each part draws from.
-GODOT_SECTIONS = {"godot-bullet-hell": "bullet_hell", "godot-memory": "memory",
+GODOT_SECTIONS = {"godot-bullet-hell": "bullet_hell", "godot-memory": "memory", "godot-level": "level",
                   "godot-per-object": "per_object", "godot-area-3d": "area_3d",
                   "godot-export": "export"}
 

@@ -1,7 +1,8 @@
 extends Node2D
 # The Godot 4 face of SpatialHash2D, in a real Godot 4 without a Python plugin,
 # over a GDScript stand-in engine (stand_in_engine.gd): random per-object and
-# batch calls on nodes and ints, nodes freed and taken out of the tree, checked
+# batch calls on nodes and ints (static or not), nodes freed and taken out of
+# the tree, checked
 # against a model of what the node must hold; and no Object, freed or not, may
 # ever reach the engine. Prints "FACE OK" and quits with 0 if every check passed.
 
@@ -11,6 +12,7 @@ const STEPS := 3000
 var hash_node: Variant
 var engine: Variant
 var model := {}             # object -> [x, y, w, h] or [x, y, radius, NAN]
+var model_static := {}      # object -> true: the static ones, which never pair with each other
 var nodes := []
 var rng := RandomNumberGenerator.new()
 var failures := 0
@@ -32,6 +34,9 @@ func _ready():
 	_check(engine.objects_handed == 0, "%d Objects reached the engine" % engine.objects_handed)
 	_check(engine.calls.get("apply", 0) > 50 and engine.calls.get("apply", 0) < STEPS,
 		"per-object calls are held and applied together: %d applies" % engine.calls.get("apply", 0))
+	for node in nodes:      # the ones taken out of the tree are not freed with it
+		if is_instance_valid(node) and not node.is_inside_tree():
+			node.free()
 	print("FACE %d checks, %d failed" % [checks, failures])
 	if failures == 0:
 		print("FACE OK")
@@ -59,18 +64,21 @@ func _step(step):
 	var w = [0.0, rng.randf_range(0, 30), 150.0][rng.randi_range(0, 2)]
 	var h = rng.randf_range(0, 30)
 	var usable = typeof(obj) == TYPE_INT or (is_instance_valid(obj) and obj.is_inside_tree())
+	var as_static = rng.randf() < 0.3
 	var action = rng.randf()
 	if action < 0.3:
-		var done = hash_node.insert(obj, Vector2(x, y), Vector2(w, h))
+		var done = hash_node.insert(obj, Vector2(x, y), Vector2(w, h), as_static)
 		_check(done == usable, "insert(%s) returned %s: %s" % [_name(obj), done, hash_node.get_last_error()])
 		if usable:
 			model[obj] = [float(x), float(y), float(w), float(h)]
+			_set_model_static(obj, as_static)
 	elif action < 0.4:
 		var r = rng.randf_range(0, 20)
-		var done = hash_node.insert_circle(obj, Vector2(x, y), r)
+		var done = hash_node.insert_circle(obj, Vector2(x, y), r, as_static)
 		_check(done == usable, "insert_circle(%s) returned %s" % [_name(obj), done])
 		if usable:
 			model[obj] = [float(x), float(y), r, NAN]
+			_set_model_static(obj, as_static)
 	elif action < 0.5:
 		var done = hash_node.update(obj, Rect2(x, y, w, h))
 		_check(done == _held(obj), "update(%s) returned %s" % [_name(obj), done])
@@ -80,6 +88,7 @@ func _step(step):
 		var done = hash_node.remove(obj)
 		_check(done == _held(obj), "remove(%s) returned %s" % [_name(obj), done])
 		model.erase(obj)
+		model_static.erase(obj)
 		if not usable:
 			_check(not done, "a freed node is never removed")
 	elif action < 0.65:
@@ -88,6 +97,15 @@ func _step(step):
 		var found = hash_node.get_id(obj)
 		_check((found >= 0) == _held(obj), "get_id(%s) = %d" % [_name(obj), found])
 		_check(hash_node.has(obj) == _held(obj), "has(%s)" % _name(obj))
+		_check(hash_node.is_static(obj) == model_static.has(obj), "is_static(%s)" % _name(obj))
+	elif action < 0.75:
+		var flag = as_static if rng.randf() < 0.8 else "yes"
+		var done = hash_node.set_static(obj, flag)
+		_check(done == (_held(obj) and typeof(flag) == TYPE_BOOL), "set_static(%s, %s) returned %s" % [_name(obj), flag, done])
+		if done:
+			_set_model_static(obj, flag)
+		elif typeof(flag) != TYPE_BOOL and (typeof(obj) == TYPE_INT or is_instance_valid(obj)):
+			_check(hash_node.get_last_error().ends_with('enabled must be true or false, got "yes"'), hash_node.get_last_error())
 	elif action < 0.85:
 		var q = Rect2(rng.randf_range(-120, 120), rng.randf_range(-120, 120), rng.randf_range(0, 80), rng.randf_range(0, 80))
 		_check(_same(hash_node.query_range(q, true), _model_overlapping([q.position.x, q.position.y, q.size.x, q.size.y])),
@@ -112,6 +130,7 @@ func _churn():
 		nodes[k] = _node(100 + rng.randi_range(0, 1000))
 		return
 	model.erase(node)
+	model_static.erase(node)
 	if node.is_inside_tree() and rng.randf() < 0.5:
 		remove_child(node)
 	else:
@@ -126,9 +145,17 @@ func _check_pairs(step):
 	var objects = model.keys()
 	for i in objects.size():
 		for j in range(i + 1, objects.size()):
-			if engine._shapes_touch(model[objects[i]], model[objects[j]]):
+			var both_static = model_static.has(objects[i]) and model_static.has(objects[j])
+			if not both_static and engine._shapes_touch(model[objects[i]], model[objects[j]]):
 				expected.append(_key(objects[i], objects[j]))
 	_check(_same(got, expected), "step %d: pairs %d, model %d" % [step, got.size(), expected.size()])
+
+
+func _set_model_static(obj, enabled):
+	if enabled:
+		model_static[obj] = true
+	else:
+		model_static.erase(obj)
 
 
 func _key(a, b):

@@ -11,19 +11,20 @@ var objects_handed := 0         # Objects passed to run(): must stay 0
 var calls := {}                 # method -> how many times it was called
 var shapes := {}                # id -> [x, y, w, h] or [x, y, radius, NAN]
 var layers := {}                # id -> [layer, mask]
+var statics := {}               # id -> true: static objects, which never pair with each other
 var free_ids := []
 var next_id := 0
 var reported := {}              # Vector2(a, b) -> true: pairs the last events reported
 
 const METHODS := ["protocol", "set_index", "apply", "insert", "update", "insert_circle", "set_filter",
-	"is_colliding", "end_pairs", "query_nearby", "query_range", "query_radius", "query_point",
+	"is_static", "is_colliding", "end_pairs", "query_nearby", "query_range", "query_radius", "query_point",
 	"query_nearest", "query_along_path", "raycast", "raycast_all", "pairs", "collision_events",
-	"insert_batch", "update_batch", "remove_batch", "set_filter_batch", "clear", "stats",
+	"insert_batch", "update_batch", "remove_batch", "set_filter_batch", "set_static_batch", "clear", "stats",
 	"monitors", "debug_geometry", "safe_bound"]
 
 
-func run(op = null, a = null, b = null, c = null, d = null, e = null, f = null, g = null) -> Variant:
-	for arg in [a, b, c, d, e, f, g]:
+func run(op = null, a = null, b = null, c = null, d = null, e = null, f = null, g = null, h = null) -> Variant:
+	for arg in [a, b, c, d, e, f, g, h]:
 		if typeof(arg) == TYPE_OBJECT:
 			objects_handed += 1
 			return "an Object reached the engine"
@@ -38,7 +39,7 @@ func run(op = null, a = null, b = null, c = null, d = null, e = null, f = null, 
 		"set_index", "safe_bound":
 			return SAFE
 		"apply":
-			return _apply(a, b, c, d, e, f, g)
+			return _apply(a, b, c, d, e, f, g, h)
 		"insert", "update":
 			return _place(a, [b, c, d, e], d >= 0 and e >= 0)
 		"insert_circle":
@@ -48,6 +49,10 @@ func run(op = null, a = null, b = null, c = null, d = null, e = null, f = null, 
 				return "no object with id %d" % a
 			layers[a] = [b, c]
 			return true
+		"is_static":
+			if not shapes.has(a):
+				return "no object with id %d" % a
+			return statics.has(a)
 		"is_colliding":
 			if not shapes.has(a) or not shapes.has(b):
 				return "no object with id %d" % (b if shapes.has(a) else a)
@@ -95,6 +100,7 @@ func run(op = null, a = null, b = null, c = null, d = null, e = null, f = null, 
 			var ids := PackedInt32Array()
 			for k in a.size():
 				ids.append(_new_id([a[k].x, a[k].y, b[k].x, b[k].y]))
+				_set_static(ids[k], e if typeof(e) == TYPE_BOOL else e[k] == 1)
 			return ids
 		"remove_batch":
 			for id in a:
@@ -103,9 +109,17 @@ func run(op = null, a = null, b = null, c = null, d = null, e = null, f = null, 
 			for id in a:
 				_free(id)
 			return true
+		"set_static_batch":
+			for id in a:
+				if not shapes.has(id):
+					return "ids: no object with id %d" % id
+			for k in a.size():
+				_set_static(a[k], b if typeof(b) == TYPE_BOOL else b[k] == 1)
+			return true
 		"clear":
 			shapes.clear()
 			layers.clear()
+			statics.clear()
 			free_ids.clear()
 			next_id = 0
 			return true
@@ -114,7 +128,7 @@ func run(op = null, a = null, b = null, c = null, d = null, e = null, f = null, 
 	return "the stand-in has no %s" % method
 
 
-func _apply(inserted, insert_shapes, insert_radii, moved, move_shapes, move_radii, removed):
+func _apply(inserted, insert_shapes, insert_radii, moved, move_shapes, move_radii, removed, held_statics):
 	var radius := 0
 	for k in inserted.size():
 		var shape = [insert_shapes[2 * k].x, insert_shapes[2 * k].y, insert_shapes[2 * k + 1].x, insert_shapes[2 * k + 1].y]
@@ -131,6 +145,8 @@ func _apply(inserted, insert_shapes, insert_radii, moved, move_shapes, move_radi
 			shape = [shape[0], shape[1], move_radii[radius], NAN]
 			radius += 1
 		shapes[moved[k]] = shape
+	for k in range(0, held_statics.size(), 2):
+		_set_static(held_statics[k], held_statics[k + 1] == 1)
 	for id in removed:
 		_free(id)
 	return true
@@ -162,7 +178,15 @@ func _new_id(shape) -> int:
 func _free(id) -> void:
 	shapes.erase(id)
 	layers.erase(id)
+	statics.erase(id)
 	free_ids.append(id)
+
+
+func _set_static(id, enabled) -> void:
+	if enabled:
+		statics[id] = true
+	else:
+		statics.erase(id)
 
 
 func _box(shape) -> Rect2:
@@ -190,7 +214,7 @@ func _shapes_touch(s, t) -> bool:
 func _touch(a, b) -> bool:
 	var la = layers.get(a, [1, 4294967295])
 	var lb = layers.get(b, [1, 4294967295])
-	return bool(la[1] & lb[0] or lb[1] & la[0]) and _shapes_touch(shapes[a], shapes[b])
+	return bool(la[1] & lb[0] or lb[1] & la[0]) and not (statics.has(a) and statics.has(b)) and _shapes_touch(shapes[a], shapes[b])
 
 
 func _overlapping(query, mask) -> Array:

@@ -59,6 +59,7 @@ var _moved := PoolIntArray()
 var _move_shapes := PoolVector2Array()
 var _move_radii := PoolRealArray()
 var _removed := PoolIntArray()
+var _statics := PoolIntArray()  # objects made static or not: flat [id, 1 or 0, ...], the last of an id wins
 var _pending := false
 var _signalling := false
 var _tree: SceneTree
@@ -86,15 +87,18 @@ func _attach(engine: Object) -> void:
 
 # ------------------------------------------------------------- objects
 
-func insert(obj, pos: Vector2, size: Vector2) -> bool:
+func insert(obj, pos: Vector2, size: Vector2, as_static = false) -> bool:
 	_last_error = ""
 	if typeof(obj) == TYPE_OBJECT and not is_instance_valid(obj):
 		return _fail("insert", "obj is a freed object", false)
+	if typeof(as_static) != TYPE_BOOL:
+		return _fail("insert", _flag_error(as_static, "as_static"), false)
 	var id = _ids.get(obj)
 	if not (abs(pos.x) <= _safe and abs(pos.y) <= _safe and size.x >= 0.0 and size.x <= _safe
 			and size.y >= 0.0 and size.y <= _safe):
-		return _place(obj, id, "insert", [pos.x, pos.y, size.x, size.y])
-	if id == null:
+		return _place(obj, id, "insert", [pos.x, pos.y, size.x, size.y]) and _hold_static(obj, as_static)
+	var new_object = id == null
+	if new_object:
 		id = _new_id(obj, "insert")
 		if id < 0:
 			return false
@@ -104,20 +108,26 @@ func insert(obj, pos: Vector2, size: Vector2) -> bool:
 		_moved.append(id)
 		_move_shapes.append(pos)
 		_move_shapes.append(size)
+	if as_static or not new_object:     # a new object is not static unless asked
+		_statics.append(id)
+		_statics.append(int(as_static))
 	_pending = true
 	return true
 
 
-func insert_circle(obj, center: Vector2, radius: float) -> bool:
+func insert_circle(obj, center: Vector2, radius: float, as_static = false) -> bool:
 	_last_error = ""
 	if typeof(obj) == TYPE_OBJECT and not is_instance_valid(obj):
 		return _fail("insert_circle", "obj is a freed object", false)
+	if typeof(as_static) != TYPE_BOOL:
+		return _fail("insert_circle", _flag_error(as_static, "as_static"), false)
 	var id = _ids.get(obj)
 	_real[0] = radius
 	if not (abs(center.x) <= _safe and abs(center.y) <= _safe and radius >= 0.0 and radius <= _safe
 			and _real[0] == radius):
-		return _place(obj, id, "insert_circle", [center.x, center.y, radius])
-	if id == null:
+		return _place(obj, id, "insert_circle", [center.x, center.y, radius]) and _hold_static(obj, as_static)
+	var new_object = id == null
+	if new_object:
 		id = _new_id(obj, "insert_circle")
 		if id < 0:
 			return false
@@ -129,6 +139,9 @@ func insert_circle(obj, center: Vector2, radius: float) -> bool:
 		_move_shapes.append(center)
 		_move_shapes.append(_CIRCLE)
 		_move_radii.append(radius)
+	if as_static or not new_object:     # a new object is not static unless asked
+		_statics.append(id)
+		_statics.append(int(as_static))
 	_pending = true
 	return true
 
@@ -183,6 +196,27 @@ func set_filter(obj, layer: int, mask: int) -> bool:
 	if id < 0:
 		return _fail("set_filter", _object_error(obj, "obj", true), false)
 	return _done("set_filter", _engine.run(_op.set_filter, id, layer, mask))
+
+
+# Two static objects never pair, as static bodies never collide in Box2D or
+# Godot: make a level's resting tiles and walls static.
+func set_static(obj, enabled) -> bool:
+	_last_error = ""
+	if typeof(obj) == TYPE_OBJECT and not is_instance_valid(obj):
+		return _fail("set_static", "obj is a freed object", false)
+	if typeof(enabled) != TYPE_BOOL:
+		return _fail("set_static", _flag_error(enabled, "enabled"), false)
+	if not _ids.has(obj):
+		return _fail("set_static", _object_error(obj, "obj", true), false)
+	return _hold_static(obj, enabled)
+
+
+func is_static(obj) -> bool:
+	_last_error = ""
+	var id := _present_id(obj)
+	if id < 0:
+		return _fail("is_static", _object_error(obj, "obj", true), false)
+	return _done("is_static", _engine.run(_op.is_static, id))
 
 
 # ------------------------------------------------------------- queries
@@ -314,16 +348,16 @@ func get_last_error() -> String:
 
 # ------------------------------------------------------------- batches
 
-func insert_batch(positions, sizes, layers = 1, masks = ALL_LAYERS) -> PoolIntArray:
+func insert_batch(positions, sizes, layers = 1, masks = ALL_LAYERS, as_static = false) -> PoolIntArray:
 	_last_error = ""
 	var args := [_vectors(positions, "positions"), _vectors(sizes, "sizes"),
-			_ints(layers, "layers", true), _ints(masks, "masks", true)]
+			_ints(layers, "layers", true), _ints(masks, "masks", true), _flags(as_static, "as_static")]
 	for arg in args:
 		if typeof(arg) == TYPE_STRING:
 			return _fail("insert_batch", arg, PoolIntArray())
 	if _pending:
 		_flush()
-	var ids = _engine.run(_op.insert_batch, args[0], args[1], args[2], args[3])
+	var ids = _engine.run(_op.insert_batch, args[0], args[1], args[2], args[3], args[4])
 	if typeof(ids) == TYPE_STRING:
 		return _fail("insert_batch", ids, PoolIntArray())
 	_handed_out(ids.size())
@@ -371,6 +405,17 @@ func set_filter_batch(ids, layers, masks) -> bool:
 	if _pending:
 		_flush()
 	return _done("set_filter_batch", _engine.run(_op.set_filter_batch, args[0], args[1], args[2]))
+
+
+func set_static_batch(ids, enabled) -> bool:
+	_last_error = ""
+	var args := [_ints(ids, "ids", false), _flags(enabled, "enabled")]
+	for arg in args:
+		if typeof(arg) == TYPE_STRING:
+			return _fail("set_static_batch", arg, false)
+	if _pending:
+		_flush()
+	return _done("set_static_batch", _engine.run(_op.set_static_batch, args[0], args[1]))
 
 
 func get_collision_pairs_packed() -> PoolIntArray:
@@ -425,6 +470,10 @@ func _object_error(value, name: String, must_be_here := false) -> String:
 			return "%s %s is not in this spatial hash" % [name, _describe(value)]
 		return "%s %s is not inside the scene tree" % [name, _describe(value)]
 	return "%s must be an int or a Node inside the scene tree, got %s" % [name, _describe(value)]
+
+
+func _flag_error(value, name: String) -> String:
+	return "%s must be true or false, got %s" % [name, _describe(value)]
 
 
 func _describe(value) -> String:
@@ -485,6 +534,14 @@ func _place(obj, id, method: String, numbers: Array) -> bool:
 	return true
 
 
+# Holds obj's static flag (obj is here) for the next _flush.
+func _hold_static(obj, enabled: bool) -> bool:
+	_statics.append(_ids[obj])
+	_statics.append(int(enabled))
+	_pending = true
+	return true
+
+
 func _handed_out(count: int) -> void:
 	var recycled: int = min(count, _free.size())
 	_free.resize(_free.size() - recycled)
@@ -522,7 +579,7 @@ func _drop(obj, id: int) -> void:
 func _flush() -> void:
 	_pending = false
 	var done = _engine.run(_op.apply, _inserted, _insert_shapes, _insert_radii, _moved, _move_shapes,
-			_move_radii, _removed)
+			_move_radii, _removed, _statics)
 	if typeof(done) == TYPE_STRING:     # the shapes were checked: only running out of memory gets here
 		_fail("apply", done, null)
 	_free.append_array(_removed)
@@ -537,6 +594,7 @@ func _clear_held() -> void:
 	_move_shapes.resize(0)
 	_move_radii.resize(0)
 	_removed.resize(0)
+	_statics.resize(0)
 	_pending = false
 
 
@@ -603,6 +661,22 @@ func _ints(value, name: String, one_for_all: bool):
 		if typeof(v) != TYPE_INT:
 			return want + "an Array holding " + _describe(v)
 	return value.duplicate()        # ints beyond 32 bits (masks) stay whole in an Array
+
+
+# One bool for all (as it is) or a PoolIntArray of 1s and 0s from an Array of
+# bools, or why not (a String).
+func _flags(value, name: String):
+	if typeof(value) == TYPE_BOOL:
+		return value
+	var want := "%s must be true, false or an Array of them, got " % name
+	if typeof(value) != TYPE_ARRAY:
+		return want + _describe(value)
+	var flags := PoolIntArray()
+	for v in value:
+		if typeof(v) != TYPE_BOOL:
+			return want + "an Array holding " + _describe(v)
+		flags.append(int(v))
+	return flags
 
 
 func _set_index(size, threshold, kind, name: String, old) -> bool:

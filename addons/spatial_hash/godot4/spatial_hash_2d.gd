@@ -20,6 +20,12 @@ extends Node2D
 ## follow Godot's areas: two objects collide when either one's mask has a bit
 ## of the other's layer, and every query takes a [param mask] and returns only
 ## the objects on one of its layers.[br][br]
+## Two static objects never pair, as static bodies never collide in Box2D or
+## Godot: a level's resting tiles, walls and trees should be static
+## ([param as_static] as they are inserted, or [method set_static]), so that
+## their pairs among themselves are neither listed nor looked for, and a pair
+## pass costs what moved. A static object pairs with every other object,
+## answers queries and may be moved as before.[br][br]
 ## Bad input never stops the game: a refused call reports through
 ## [method @GlobalScope.push_error] as [code]SpatialHash2D.<method>: <argument>
 ## must be ..., got <value>[/code], keeps that message for
@@ -118,6 +124,7 @@ var _moved := PackedInt32Array()
 var _move_shapes := PackedVector2Array()
 var _move_radii := PackedFloat64Array()
 var _removed := PackedInt32Array()
+var _statics := PackedInt32Array()     # objects made static or not: flat [id, 1 or 0, ...], the last of an id wins
 var _pending := false
 var _signalling := false        # emit_collision_events was called: removals end pairs at once
 var _tree: SceneTree            # whose node_removed takes nodes out
@@ -150,15 +157,19 @@ func _attach(engine: Object) -> void:
 
 ## Adds [param obj] (a node inside the scene tree, or an int) as the box at
 ## [param pos] (its top-left corner) of [param size], or moves it there if it
-## is here already.
-func insert(obj: Variant, pos: Vector2, size: Vector2) -> bool:
+## is here already; [param as_static] (true or false) says whether it is
+## static from now on (see [method set_static]).
+func insert(obj: Variant, pos: Vector2, size: Vector2, as_static: Variant = false) -> bool:
 	_last_error = ""
 	if typeof(obj) == TYPE_OBJECT and not is_instance_valid(obj):
 		return _fail("insert", "obj is a freed object", false)
+	if typeof(as_static) != TYPE_BOOL:
+		return _fail("insert", _flag_error(as_static, "as_static"), false)
 	var id = _ids.get(obj)
 	if not (pos.is_finite() and size.is_finite() and _safe_area.has_point(pos) and _safe_sizes.has_point(size)):
-		return _place(obj, id, "insert", [pos.x, pos.y, size.x, size.y])
-	if id == null:          # _new_id, inline: the per-object hot path
+		return _place(obj, id, "insert", [pos.x, pos.y, size.x, size.y]) and _hold_static(obj, as_static)
+	var new_object := id == null
+	if new_object:          # _new_id, inline: the per-object hot path
 		var node := obj as Node if typeof(obj) == TYPE_OBJECT else null
 		if not (typeof(obj) == TYPE_INT or (node != null and node.is_inside_tree())):
 			return _fail("insert", _object_error(obj, "obj"), false)
@@ -182,20 +193,27 @@ func insert(obj: Variant, pos: Vector2, size: Vector2) -> bool:
 		_moved.append(id)
 		_move_shapes.append(pos)
 		_move_shapes.append(size)
+	if as_static or not new_object:     # a new object is not static unless asked
+		_statics.append(id)
+		_statics.append(int(as_static))
 	_pending = true
 	return true
 
 
 ## Adds [param obj] as the disc at [param center] of [param radius], or moves it
-## there. Pairs and exact queries use the circle itself.
-func insert_circle(obj: Variant, center: Vector2, radius: float) -> bool:
+## there; [param as_static] as in [method insert]. Pairs and exact queries use
+## the circle itself.
+func insert_circle(obj: Variant, center: Vector2, radius: float, as_static: Variant = false) -> bool:
 	_last_error = ""
 	if typeof(obj) == TYPE_OBJECT and not is_instance_valid(obj):
 		return _fail("insert_circle", "obj is a freed object", false)
+	if typeof(as_static) != TYPE_BOOL:
+		return _fail("insert_circle", _flag_error(as_static, "as_static"), false)
 	var id = _ids.get(obj)
 	if not (center.is_finite() and _safe_area.has_point(center) and radius >= 0.0 and radius <= _safe_radius):
-		return _place(obj, id, "insert_circle", [center.x, center.y, radius])
-	if id == null:
+		return _place(obj, id, "insert_circle", [center.x, center.y, radius]) and _hold_static(obj, as_static)
+	var new_object := id == null
+	if new_object:
 		id = _new_id(obj, "insert_circle")
 		if id < 0:
 			return false
@@ -207,6 +225,9 @@ func insert_circle(obj: Variant, center: Vector2, radius: float) -> bool:
 		_move_shapes.append(center)
 		_move_shapes.append(_CIRCLE)
 		_move_radii.append(radius)
+	if as_static or not new_object:     # a new object is not static unless asked
+		_statics.append(id)
+		_statics.append(int(as_static))
 	_pending = true
 	return true
 
@@ -268,6 +289,31 @@ func set_filter(obj: Variant, layer: int, mask: int) -> bool:
 	if id < 0:
 		return _fail("set_filter", _object_error(obj, "obj", true), false)
 	return _done("set_filter", _engine.run(_op.set_filter, id, layer, mask))
+
+
+## Makes [param obj] static ([param enabled] true) or not (false). Two static
+## objects never pair (not in the pair lists, the signals or the counters), as
+## static bodies never collide in Box2D or Godot: make a level's resting tiles
+## and walls static. A static object pairs with every other object, answers
+## queries and may be moved as before.
+func set_static(obj: Variant, enabled: Variant) -> bool:
+	_last_error = ""
+	if typeof(obj) == TYPE_OBJECT and not is_instance_valid(obj):
+		return _fail("set_static", "obj is a freed object", false)
+	if typeof(enabled) != TYPE_BOOL:
+		return _fail("set_static", _flag_error(enabled, "enabled"), false)
+	if not _ids.has(obj):
+		return _fail("set_static", _object_error(obj, "obj", true), false)
+	return _hold_static(obj, enabled)
+
+
+## Whether [param obj] is static ([method set_static]).
+func is_static(obj: Variant) -> bool:
+	_last_error = ""
+	var id := _present_id(obj, "obj")
+	if id < 0:
+		return _fail("is_static", _object_error(obj, "obj", true), false)
+	return _done("is_static", _engine.run(_op.is_static, id))
 
 
 # ------------------------------------------------------------- queries
@@ -436,18 +482,20 @@ func get_last_error() -> String:
 
 ## Adds one box per row of [param positions] (top-left corners) and [param sizes]
 ## (PackedVector2Arrays or Arrays of Vector2), on the collision layers
-## [param layers] looking for [param masks] (one int for all, or one per row);
-## returns their ids, which queries and pairs return for them.
-func insert_batch(positions: Variant, sizes: Variant, layers: Variant = 1, masks: Variant = ALL_LAYERS) -> PackedInt32Array:
+## [param layers] looking for [param masks] (one int for all, or one per row),
+## static where [param as_static] (one bool for all, or an Array of one per row;
+## see [method set_static]: a level's tiles); returns their ids, which queries
+## and pairs return for them.
+func insert_batch(positions: Variant, sizes: Variant, layers: Variant = 1, masks: Variant = ALL_LAYERS, as_static: Variant = false) -> PackedInt32Array:
 	_last_error = ""
 	var args := [_vectors(positions, "positions"), _vectors(sizes, "sizes"),
-			_ints(layers, "layers", true), _ints(masks, "masks", true)]
+			_ints(layers, "layers", true), _ints(masks, "masks", true), _flags(as_static, "as_static")]
 	for arg in args:
 		if typeof(arg) == TYPE_STRING:
 			return _fail("insert_batch", arg, PackedInt32Array())
 	if _pending:
 		_flush()
-	var ids = _engine.run(_op.insert_batch, args[0], args[1], args[2], args[3])
+	var ids = _engine.run(_op.insert_batch, args[0], args[1], args[2], args[3], args[4])
 	if typeof(ids) == TYPE_STRING:
 		return _fail("insert_batch", ids, PackedInt32Array())
 	_handed_out(ids.size())
@@ -500,6 +548,19 @@ func set_filter_batch(ids: Variant, layers: Variant, masks: Variant) -> bool:
 	if _pending:
 		_flush()
 	return _done("set_filter_batch", _engine.run(_op.set_filter_batch, args[0], args[1], args[2]))
+
+
+## [method set_static] by id: [param enabled] one bool for all, or an Array of
+## one per id.
+func set_static_batch(ids: Variant, enabled: Variant) -> bool:
+	_last_error = ""
+	var args := [_ints(ids, "ids", false), _flags(enabled, "enabled")]
+	for arg in args:
+		if typeof(arg) == TYPE_STRING:
+			return _fail("set_static_batch", arg, false)
+	if _pending:
+		_flush()
+	return _done("set_static_batch", _engine.run(_op.set_static_batch, args[0], args[1]))
 
 
 ## Every overlapping pair once, as a flat [code][a0, b0, a1, b1, ...][/code] array
@@ -563,6 +624,10 @@ func _object_error(value: Variant, name: String, must_be_here := false) -> Strin
 	return "%s must be an int or a Node inside the scene tree, got %s" % [name, _describe(value)]
 
 
+func _flag_error(value: Variant, name: String) -> String:
+	return "%s must be true or false, got %s" % [name, _describe(value)]
+
+
 func _describe(value: Variant) -> String:
 	if typeof(value) == TYPE_OBJECT and is_instance_valid(value) and value is Node:
 		return "%s '%s'" % [value.get_class(), value.get_path() if value.is_inside_tree() else value.name]
@@ -624,6 +689,14 @@ func _place(obj: Variant, id: Variant, method: String, numbers: Array) -> bool:
 	return true
 
 
+# Holds obj's static flag (obj is here) for the next _flush.
+func _hold_static(obj: Variant, enabled: bool) -> bool:
+	_statics.append(_ids[obj])
+	_statics.append(int(enabled))
+	_pending = true
+	return true
+
+
 # The index handed out `count` ids by its rule: the free ones first.
 func _handed_out(count: int) -> void:
 	var recycled := mini(count, _free.size())
@@ -665,7 +738,7 @@ func _drop(obj: Variant, id: int) -> void:
 func _flush() -> void:
 	_pending = false
 	var done = _engine.run(_op.apply, _inserted, _insert_shapes, _insert_radii, _moved, _move_shapes,
-			_move_radii, _removed)
+			_move_radii, _removed, _statics)
 	if typeof(done) == TYPE_STRING:     # the rows were checked: only running out of memory gets here
 		_fail("apply", done, null)
 	_free.append_array(_removed)
@@ -680,6 +753,7 @@ func _clear_held() -> void:
 	_move_shapes.clear()
 	_move_radii.clear()
 	_removed.clear()
+	_statics.clear()
 	_pending = false
 
 
@@ -752,6 +826,22 @@ func _ints(value: Variant, name: String, one_for_all: bool) -> Variant:
 		if typeof(v) != TYPE_INT:
 			return want + "an Array holding " + _describe(v)
 	return PackedInt64Array(value)
+
+
+# One bool for all (as it is) or a PackedInt32Array of 1s and 0s from an
+# Array of bools, or why not (a String).
+func _flags(value: Variant, name: String) -> Variant:
+	if typeof(value) == TYPE_BOOL:
+		return value
+	var want := "%s must be true, false or an Array of them, got " % name
+	if typeof(value) != TYPE_ARRAY:
+		return want + _describe(value)
+	var flags := PackedInt32Array()
+	for v in value:
+		if typeof(v) != TYPE_BOOL:
+			return want + "an Array holding " + _describe(v)
+		flags.append(int(v))
+	return flags
 
 
 func _set_index(size: float, threshold: int, kind: bool, name: String, old: Variant) -> bool:

@@ -37,16 +37,22 @@ class Signal(NamedTuple):
 
 OBJ = Arg("obj", "Variant")
 MASK = Arg("mask", "int", "ALL_LAYERS")
+# `static` is a GDScript keyword. The flags are checked by the face (a String
+# is the library's error, not GDScript's), so they are untyped.
+AS_STATIC = Arg("as_static", "Variant", "false")
 
 # Names in braces are the dimension's (WORDS).
 DESCRIPTION = (
-    Method("insert", (OBJ, Arg("pos", "{vector}"), Arg("size", "{vector}")), "bool"),
-    Method("insert_{circle}", (OBJ, Arg("center", "{vector}"), Arg("radius", "float")), "bool"),
+    Method("insert", (OBJ, Arg("pos", "{vector}"), Arg("size", "{vector}"), AS_STATIC), "bool"),
+    Method("insert_{circle}", (OBJ, Arg("center", "{vector}"), Arg("radius", "float"), AS_STATIC),
+           "bool"),
     Method("update", (OBJ, Arg("{bounds}", "{box}")), "bool"),
     Method("remove", (OBJ,), "bool"),
     Method("has", (OBJ,), "bool"),
     Method("get_id", (OBJ,), "int"),
     Method("set_filter", (OBJ, Arg("layer", "int"), Arg("mask", "int")), "bool"),
+    Method("set_static", (OBJ, Arg("enabled", "Variant")), "bool"),
+    Method("is_static", (OBJ,), "bool"),
     Method("query_nearby", (Arg("pos", "{vector}"), Arg("size", "{vector}"), MASK), "Array"),
     Method("query_range", (Arg("{rect}", "{box}"), Arg("exact", "bool", "false"), MASK), "Array"),
     Method("query_radius", (Arg("center", "{vector}"), Arg("radius", "float"), MASK), "Array"),
@@ -64,13 +70,15 @@ DESCRIPTION = (
     Method("get_stats", (), "Dictionary"),
     Method("get_last_error", (), "String"),
     Method("insert_batch", (Arg("positions", "Variant"), Arg("sizes", "Variant"),
-                            Arg("layers", "Variant", "1"), Arg("masks", "Variant", "ALL_LAYERS")),
+                            Arg("layers", "Variant", "1"), Arg("masks", "Variant", "ALL_LAYERS"),
+                            AS_STATIC),
            "PackedInt32Array"),
     Method("update_batch", (Arg("ids", "Variant"), Arg("positions", "Variant"),
                             Arg("sizes", "Variant")), "bool"),
     Method("remove_batch", (Arg("ids", "Variant"),), "bool"),
     Method("set_filter_batch", (Arg("ids", "Variant"), Arg("layers", "Variant"),
                                 Arg("masks", "Variant")), "bool"),
+    Method("set_static_batch", (Arg("ids", "Variant"), Arg("enabled", "Variant")), "bool"),
     Method("get_collision_pairs_packed", (), "PackedInt32Array"),
     Method("get_collision_events_packed", (), "Dictionary"),
 )

@@ -76,6 +76,27 @@ def int_ids(values, name="ids"):
     return values
 
 
+def flag_rows(values, count, name, each="row"):
+    """Yes-or-no values for `count` rows, for the core: one bool for all, or
+    `count` of them as bools or ints 0 and 1 (the faces send an Array of bools
+    as a packed int array)."""
+    if isinstance(values, (bool, np.bool_)):
+        return bool(values)
+    _array_kind(values, name, "true, false or an Array of them")
+    rows = np.asarray(values)
+    if rows.ndim != 1:
+        got = repr(rows.item()) if rows.ndim == 0 else f"shape {rows.shape}"
+        raise TypeError(f"{name} must be true, false or an Array of them, got {got}")
+    if rows.shape != (count,):
+        raise ValueError(f"{name} must be true, false or one for each of the {count} {each}s, "
+                         f"got {rows.size} values")
+    good = np.isin(rows, (0, 1)) if rows.dtype.kind in "biu" else np.zeros(rows.shape, bool)
+    if not good.all():
+        k = int(np.argmin(good))
+        raise ValueError(f"{name}[{k}] must be true or false, got {rows[k].item()!r}")
+    return rows.astype(bool)
+
+
 def layer_rows(values, name):
     """Layers or masks for a batch, for the core to check: one int for all, or
     an int array or a list of ints (n of them)."""

@@ -27,7 +27,7 @@ from time import perf_counter
 import numpy as np
 
 from spatial_hash.node import debug
-from spatial_hash.node.arguments import finite, flag, int_ids, layer_rows, rect_rows
+from spatial_hash.node.arguments import finite, flag, flag_rows, int_ids, layer_rows, rect_rows
 from spatial_hash.node._ids_text import IDS_MARK, ids_text
 from spatial_hash.node.dimensions import DIMENSIONS
 from spatial_hash.node.settings import check_index_settings, make_grid, regrid
@@ -224,13 +224,15 @@ class NodeEngine:
     # ------------------------------------------------- per-object calls
 
     def apply(self, inserted, insert_shapes, insert_radii, moved, move_shapes, move_radii,
-              removed):
+              removed, statics):
         """The face's held calls at once, in this order: inserting the shapes
         `insert_shapes` / `insert_radii` (see _shapes), which take the ids
         `inserted` by the index's rule (see SpatialIndex); moving the ids `moved`
-        to `move_shapes` / `move_radii` (the last move of an id wins); removing
-        the ids `removed`, freed in that order. The face checked every shape
-        against safe_bound()."""
+        to `move_shapes` / `move_radii` (the last move of an id wins); making
+        objects static or not, `statics` being flat [id0, 1 or 0, id1, ...]
+        (the last flag of an id wins); removing the ids `removed`, freed in
+        that order. The face checked every shape against safe_bound() and
+        every flag."""
         start = perf_counter()
         d, grid = self.dim.d, self.grid
         rows = self._shapes(insert_shapes, insert_radii)
@@ -256,6 +258,10 @@ class NodeEngine:
             if circles.any():
                 self.dim.method(grid, "update_circles")(ids[circles], rows[circles, :d],
                                                         rows[circles, d])
+        flags = int_ids(self.read(statics), "statics").reshape(-1, 2)
+        if len(flags):
+            last = len(flags) - 1 - np.unique(flags[::-1, 0], return_index=True)[1]
+            grid.set_statics(flags[last, 0], flags[last, 1])
         removed_ids = int_ids(self.read(removed), "removed")
         if removed_ids.size:
             self.grid.remove_many(removed_ids)
@@ -298,6 +304,9 @@ class NodeEngine:
     def set_filter(self, object_id, layer, mask):
         self.grid.set_filter(object_id, layer, mask)
         return True
+
+    def is_static(self, object_id):
+        return self.grid.is_static(object_id)
 
     def is_colliding(self, a, b):
         return self.grid.is_colliding(a, b)
@@ -376,10 +385,16 @@ class NodeEngine:
     def _layers(self, values, name):
         return layer_rows(values if isinstance(values, int) else self.read(values), name)
 
-    def insert_batch(self, positions, sizes, layers, masks):
+    def _flags(self, values, count, name, each="row"):
+        """One bool, or a packed int array of 1s and 0s: `count` of them."""
+        return flag_rows(values if isinstance(values, bool) else self.read(values), count, name,
+                         each)
+
+    def insert_batch(self, positions, sizes, layers, masks, as_static):
         insert = self.dim.method(self.grid, "insert_rects")
-        return insert(self._rows(positions, sizes), None, self._layers(layers, "layers"),
-                      self._layers(masks, "masks")).astype(np.int32)
+        rows = self._rows(positions, sizes)
+        return insert(rows, None, self._layers(layers, "layers"), self._layers(masks, "masks"),
+                      self._flags(as_static, len(rows), "as_static")).astype(np.int32)
 
     def update_batch(self, ids, positions, sizes):
         ids, corners, extents = int_ids(self.read(ids)), self.read(positions), self.read(sizes)
@@ -402,6 +417,11 @@ class NodeEngine:
     def set_filter_batch(self, ids, layers, masks):
         self.grid.set_filters(int_ids(self.read(ids)), self._layers(layers, "layers"),
                               self._layers(masks, "masks"))
+        return True
+
+    def set_static_batch(self, ids, enabled):
+        ids = int_ids(self.read(ids))
+        self.grid.set_statics(ids, self._flags(enabled, len(ids), "enabled", "id"))
         return True
 
     # -------------------------------------------------------------- the rest
@@ -436,8 +456,8 @@ class NodeEngine:
 # The methods the face calls, by number (NodeEngine.call): `protocol` first.
 PROTOCOL = (
     "protocol", "set_index", "safe_bound", "monitors", "apply", "insert", "update",
-    "insert_circle", "set_filter", "is_colliding", "end_pairs", "query_nearby", "query_range",
-    "query_radius", "query_point", "query_nearest", "query_along_path", "raycast",
+    "insert_circle", "set_filter", "is_static", "is_colliding", "end_pairs", "query_nearby",
+    "query_range", "query_radius", "query_point", "query_nearest", "query_along_path", "raycast",
     "raycast_all", "pairs", "collision_events", "insert_batch", "update_batch", "remove_batch",
-    "set_filter_batch", "clear", "stats", "debug_geometry",
+    "set_filter_batch", "set_static_batch", "clear", "stats", "debug_geometry",
 )
