@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 
+import Cython
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -70,6 +71,10 @@ setup(
     ext_modules=cythonize(
         cores + [node_text],
         include_path=["cython_src"],
+        # The C++ a Cython version writes, kept apart from another version's: a
+        # checkout built for one Python (say with a Cython that no longer
+        # supports 3.8) must not hand its C++ to a build for another.
+        build_dir=os.path.join("build", "cython-" + Cython.__version__),
         compiler_directives={
             "language_level": 3,
             "boundscheck": False,

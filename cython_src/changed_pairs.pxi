@@ -133,9 +133,9 @@ cdef int changed_pair_pass(SpatialIndexD self) noexcept nogil:
     return 0
 
 
-cdef int recount(SpatialIndexD self) except -1:
-    """The counters a full pass gives, for a pair list that a pass over what
-    changed made: a full pass into scratch memory, `found` left as it was."""
+cdef int full_pass_aside(SpatialIndexD self, PairList* aside) except -1:
+    """A full pair pass into memory of its own, `aside` (the caller frees its
+    ids): `found` and hits stay as they were, the counters are the pass's."""
     cdef PairList kept = self.state.found
     cdef Py_ssize_t hits = self.hits
     cdef int failed
@@ -143,11 +143,22 @@ cdef int recount(SpatialIndexD self) except -1:
     self.state.found.n = self.state.found.cap = 0
     with nogil:
         failed = _find_pairs(self)
-    free(self.state.found.ids)
+    aside[0] = self.state.found
     self.state.found = kept
     self.hits = hits
     if failed:
+        free(aside.ids)
+        aside.ids = NULL
         raise MemoryError()
+    return 0
+
+
+cdef int recount(SpatialIndexD self) except -1:
+    """The counters a full pass gives, for a pair list that a pass over what
+    changed made (full_pass_aside)."""
+    cdef PairList aside
+    full_pass_aside(self, &aside)
+    free(aside.ids)
     self.state.counts_stale = False
     return 0
 

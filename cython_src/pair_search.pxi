@@ -53,24 +53,18 @@ cdef object _candidates_now(SpatialIndexD self, object out):
     """Every pair a full pass tests, as candidate_ids returns them, found in
     memory of their own: the last pairs and the counters stay as they were.
     The caller holds the claim."""
-    cdef PairList pairs = self.state.found
-    cdef Py_ssize_t met, checks, hits = self.hits
-    cdef int failed
+    cdef PairList candidates
+    cdef Py_ssize_t met, checks
     _resolve_broad_phase(self)     # before the pass replaces what it counts from
     met, checks = self.state.broad_phase_count, self.state.narrow_phase_count
-    self.state.found.ids = NULL
-    self.state.found.n = self.state.found.cap = 0
     self.state.keep_candidates = True
-    with nogil:
-        failed = _find_pairs(self)
-    self.state.keep_candidates = False
-    cdef PairList candidates = self.state.found
-    self.state.found = pairs
-    self.state.broad_phase_count, self.state.narrow_phase_count, self.hits = met, checks, hits
-    self.state.broad_phase_pending = False
     try:
-        if failed:
-            raise MemoryError()
+        full_pass_aside(self, &candidates)
+    finally:
+        self.state.keep_candidates = False
+        self.state.broad_phase_count, self.state.narrow_phase_count = met, checks
+        self.state.broad_phase_pending = False
+    try:
         return _pair_array(&candidates, out)
     finally:
         free(candidates.ids)
