@@ -12,8 +12,8 @@ Each way of holding the level is timed frame by frame in turn, in one run:
   their pairs among themselves are part of every answer, so the frame adds a
   copy of those pairs, which is timed too (numpy's copy of the result);
 - Box2D v3 (box2d-python, where it installs: CPython 3.12 and 3.13), in the
-  setup that makes it report overlapping pairs with least extra work that this
-  run found: the tiles as static bodies (one body, its static tree rebuilt
+  setup found to report overlapping pairs with the least extra work: the
+  tiles as static bodies (one body, its static tree rebuilt
   once), each mover a dynamic body of zero density with one shape, every
   shape shrunk by half of Box2D's speculative distance so that a contact
   begins where the shapes meet, and the pairs kept from its contact begin and

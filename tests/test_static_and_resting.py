@@ -7,7 +7,7 @@ import pytest
 
 from spatial_hash import BruteForce, OptimizedSpatialHash
 from spatial_hash._core import HierarchicalGrid, SpatialIndex, UniformGrid
-from spatial_hash._core3d import HierarchicalGrid3D, SpatialIndex3D, UniformGrid3D
+from spatial_hash._core3d import HierarchicalGrid3D, UniformGrid3D
 
 GRIDS = {
     "uniform": (lambda threads=1: UniformGrid(2.0, (0.0, 0.0), 4, threads), 2),
