@@ -30,6 +30,20 @@ def test_one_python_per_version_from_38_and_no_found_shims(tmp_path):
     assert build_wheels.find_pythons([found[3]], named=True) == {(3, 12): found[3]}
 
 
+def test_a_named_python_that_does_not_run_is_refused_by_name(tmp_path, capsys):
+    """Seen on this project's machine: another system's python3.14 (a newer
+    glibc) was left out without a word, and the build went on without it."""
+    broken = tmp_path / "python3.14"
+    broken.write_text("#!/bin/sh\nexit 1\n")
+    broken.chmod(0o755)
+    old = fake_python(tmp_path / "python3.7", "3 7")
+    assert build_wheels.main(["--python", str(broken), "--out", str(tmp_path / "dist")]) == 2
+    assert f"--python {broken} does not run here" in capsys.readouterr().err
+    assert build_wheels.main(["--python", old]) == 2
+    assert "is CPython 3.7, older than 3.8" in capsys.readouterr().err
+    assert not (tmp_path / "dist").exists()
+
+
 def test_zig_targets_glibc_217_and_finds_a_debian_pythons_multiarch_header(tmp_path):
     python = fake_python(tmp_path / "python3.99", "x86_64-linux-gnu python3.99")
     environment = build_wheels.zig_environment("/venv/bin/python", python, str(tmp_path))

@@ -159,6 +159,12 @@ def main(argv=None):
     parser.add_argument("--out", default=os.path.join(CHECKOUT, "dist"),
                         help="the folder for the sdist and wheels (default: dist/)")
     args = parser.parse_args(argv)
+    for python in args.python or ():
+        version = python_version(python)
+        if version is None or version < OLDEST:
+            print(f"build_wheels: --python {python} " + ("does not run here" if version is None
+                  else "is CPython %d.%d, older than %d.%d" % (version + OLDEST)), file=sys.stderr)
+            return 2
     pythons = find_pythons(args.python, named=True) if args.python else \
         find_pythons(candidate_pythons())
     if not pythons:
