@@ -162,6 +162,16 @@ class FaceModel:
         ids = decode_ids(self.call(name, *args))
         return ids if isinstance(ids, str) else [self.handles[i] for i in ids]
 
+    def query_range_batch(self, positions, sizes, exact, mask):
+        """The face's query_range_batch: each window's objects, or the refusal."""
+        self.flush()
+        found = self.call("query_range_batch", np.asarray(positions, np.float32).reshape(-1, self.d),
+                          np.asarray(sizes, np.float32).reshape(-1, self.d), exact, mask)
+        if isinstance(found, str):
+            return found
+        offsets, ids = found[:len(positions) + 1].tolist(), found[len(positions) + 1:].tolist()
+        return [[self.handles[i] for i in ids[offsets[k]:offsets[k + 1]]] for k in range(len(positions))]
+
     def _pairs_of(self, flat):
         flat = [int(i) for i in flat]
         return [(self.handles[a], self.handles[b]) for a, b in zip(flat[::2], flat[1::2])]

@@ -174,25 +174,29 @@ def godot_part(part):
 
 def test_the_godot_tables_come_from_the_stored_timings():
     document = godot_part("godot-bullet-hell")
-    assert document["date"] == "2026-11-28"
+    assert document["date"] == "2026-12-05"
     bullet_hell = bench_figures.godot_bullet_hell(document)
-    assert "| Godot 4.6.3 + py4godot 4.6-alpha17 | 1.056-1.483 | 1.34-1.53x (median 1.41x) |" in bullet_hell
-    assert bullet_hell[-1] == "The node's own GDScript is 0.020-0.031 ms of that in every engine."
+    assert "| Godot 4.6.3 + py4godot 4.6-alpha17 | 0.413-0.428 | 1.27-1.31x (median 1.3x) |" in bullet_hell
+    assert bullet_hell[-1] == "The node's own GDScript is 0.000-0.068 ms of that in every engine."
     memory = godot_part("godot-memory")
-    assert memory["date"] == "2026-11-28"
+    assert memory["date"] == "2026-12-05"
     table = bench_figures.godot_memory(memory)
     assert table[2] == ("| engine | scene | resident kB at frame 239 | at frame 19,999 | growth (kB) "
                         "| kB per frame |")
-    # (294,568 - 276,328) / (19,999 - 239) = 0.923
-    assert "| Godot 4.6.3 + py4godot 4.6-alpha17 | `bullet_hell` | 276,328 | 294,568 | +18,240 | 0.92 |" \
+    # (217,168 - 217,128) / (19,999 - 239) = 0.002
+    assert "| Godot 4.6.3 + godot-python-extension d01a302 | `spheres_3d` | 217,128 | 217,168 | +40 | 0.00 |" \
         in table
+    assert "| Godot 4.6.3 + py4godot 4.6-alpha17 | `per_object` | 279,388 | 279,388 | +0 | 0.00 |" in table
     document = godot_part("godot-per-object")
-    assert document["date"] == "2026-11-26"
+    assert document["date"] == "2026-12-05"
     per_object = bench_figures.godot_per_object(document)
     assert per_object[2:5] == ["| engine | call | node (µs) | GDScript hash (µs) | node / GDScript hash |",
                                "| --- | --- | --- | --- | --- |",
-                               "| Godot 3.2.3 + pythonscript | `insert` | 4.2-4.4 | 4.7-4.8 | 0.89-0.91x |"]
-    assert "|  | `query_radius` | 5.6-5.8 | 43-44 | 0.13x |" in per_object
+                               "| Godot 3.2.3 + pythonscript 0.50 | `insert` | 3.35-3.48 | 3.39-3.44 | 0.98-1.01x |"]
+    assert "|  | `remove` | 0.49 | 0.87-0.89 | 0.55-0.56x |" in per_object
+    assert "| Godot 4.6.3 + godot-python-extension d01a302 | 1.11-1.28 | 3.19-3.34 | 1.58-1.65 | 0.56-0.59 " \
+        "| 1.05-1.10 |" in per_object
+    assert "| Godot 4.6.3 + py4godot 4.6-alpha17 | 0.49-0.71 | 0.093-0.126x | 0.18-0.24x |" in per_object
     level = godot_part("godot-level")
     assert level["date"] == "2026-12-05"
     assert "| Godot 4.6.3 + godot-python-extension d01a302 | 0.674-0.727 | 5.717-6.153 | 8.2-8.6x | 539 of 539 ticks |" \

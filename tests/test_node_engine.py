@@ -17,7 +17,7 @@ from face_model import FaceModel, decode_ids
 from oracle import Oracle, Oracle3D, same_pairs
 from spatial_hash._core import ALL_LAYERS, HierarchicalGrid, UniformGrid
 from spatial_hash.node._ids_text import ids_text
-from spatial_hash.node.engine import (IDS_MARK, MONITORS, PROTOCOL, NodeEngine, protocol_names,
+from spatial_hash.node.engine import (IDS_MARK, PROTOCOL, NodeEngine, protocol_names,
                                      query_result)
 
 KEYS = st.integers(0, 9).map(lambda k: f"o{k}")        # batch objects are ints: their ids
@@ -156,6 +156,15 @@ def face_machine(d):
             found = self.face.query("query_range", *corner, *extent, True, mask)
             assert self._objects(found) == set(self.oracle.query_range(corner + extent, mask))
 
+        @rule(windows=st.lists(st.tuples(point, size), max_size=4), exact=st.booleans(), mask=BITS)
+        def query_range_batch(self, windows, exact, mask):
+            found = self.face.query_range_batch([c for c, _ in windows], [e for _, e in windows],
+                                                exact, mask)
+            assert found == [self.face.query("query_range", *c, *e, exact, mask) for c, e in windows]
+            if exact:
+                assert [self._objects(f) for f in found] == [set(self.oracle.query_range(c + e, mask))
+                                                   for c, e in windows]
+
         @rule(corner=point, extent=size, mask=BITS)
         def query_nearby(self, corner, extent, mask):
             if isinstance(self.face.engine.grid, self.face.engine.dim.hierarchical):
@@ -266,6 +275,16 @@ BAD_CALLS = [
     ("raycast", (INF, 0.0, 1.0, 1.0, ALL_LAYERS), "start.x"),
     ("raycast_all", (0.0, 0.0, 1.0, 1.0, 1 << 33), "mask"),
     ("is_colliding", (0, 99), "99"),
+    ("query_range_batch", (np.array([[0.0, NAN]], np.float32), np.ones((1, 2), np.float32), False, 1),
+     "positions[0].y must be a finite number, got nan"),
+    ("query_range_batch", (np.ones((1, 2), np.float32), -np.ones((1, 2), np.float32), True, 1),
+     "sizes[0].x must be a finite number >= 0, got -1.0"),
+    ("query_range_batch", (np.ones((2, 2), np.float32), np.ones((1, 2), np.float32), True, 1),
+     "2 positions but 1 sizes"),
+    ("query_range_batch", (np.ones((1, 2), np.float32), np.ones((1, 2), np.float32), True, -1),
+     "mask must be an int from 0 to 2**32 - 1, got -1"),
+    ("query_range_batch", (np.ones((1, 2), np.float32), np.ones((1, 2), np.float32), True, 1 << 32),
+     "mask"),
     ("insert_batch", (np.array([[NAN, 1.0]], np.float32), np.ones((1, 2), np.float32), 1, 1, False),
      "positions[0].x must be a finite number, got nan"),
     ("insert_batch", (np.ones((2, 2), np.float32), np.ones((1, 2), np.float32), 1, 1, False),
@@ -348,6 +367,9 @@ BAD_CALLS_3D = [
      "query_along_path takes 10 arguments, got 9"),
     ("raycast", (0.0, 0.0, INF, 1.0, 1.0, 1.0, ALL_LAYERS), "start.z"),
     ("raycast_all", (0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1 << 33), "mask"),
+    ("query_range_batch", (ONES3, np.array([[1.0, 1.0, -2.0]], np.float32), True, 1),
+     "sizes[0].z must be a finite number >= 0, got -2.0"),
+    ("query_range_batch", (np.ones((1, 2), np.float32), ONES3, True, 1), "positions must be Vector3s"),
     ("insert_batch", (np.array([[0.0, 1.0, NAN]], np.float32), ONES3, 1, 1, False),
      "positions[0].z must be a finite number, got nan"),
     ("insert_batch", (np.ones((1, 2), np.float32), np.ones((1, 2), np.float32), 1, 1, False),
@@ -515,10 +537,31 @@ def test_stats_monitors_and_timings():
     stats = face.call("stats")
     assert stats["objects"] == 4 and stats["index"] == "uniform"
     assert stats["levels"] == {"cell_size": [64.0], "grid": [16], "objects": [4], "occupied_cells": [1]}
-    assert set(MONITORS.values()) <= set(stats) and face.call("monitors") == MONITORS
     assert stats["last_query_ms"] > 0 and stats["last_pairs_ms"] > 0 and stats["last_update_ms"] > 0
+    places = face.call("monitors")
+    values = face.call("monitor_values")
+    assert sorted(places.values()) == list(range(len(values))) == list(range(8))
+    assert values[places["total_objects"]] == 4.0 and values[places["active_cells"]] == 1.0
+    assert values[places["objects_per_100_cells"]] == 400.0           # 4 objects in 1 cell
+    assert values[places["last_query_microseconds"]] == 1000 * stats["last_query_ms"]
+    assert values[places["last_pairs_microseconds"]] == 1000 * stats["last_pairs_ms"]
     face.set_index(64.0, 4, True)
     assert face.call("stats")["index"] == "hierarchical"
+
+
+def test_last_pairs_ms_is_the_last_pass_that_looked_for_pairs():
+    """Seen in the Godot 4.6 editor: main.tscn asks for events, then pairs,
+    each frame; the second call hands back the first one's pairs in about a
+    microsecond, and the Last Pairs monitor showed that instead of the pass."""
+    face = _engine_with_objects()
+    face.pairs()
+    face.engine.last_pairs_ms = 123.0          # what the pass took, as far as this test knows
+    face.call("collision_events")
+    face.pairs()
+    assert face.call("stats")["last_pairs_ms"] == 123.0
+    face.call("update", 1, 40.0, 40.0, 1.0, 1.0)
+    face.pairs()
+    assert face.call("stats")["last_pairs_ms"] < 123.0
 
 
 def test_stats_of_an_empty_hierarchical_index_has_no_level():

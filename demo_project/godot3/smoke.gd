@@ -98,6 +98,21 @@ func _probe_objects():
 	_check(_same(hash_node.query_point(AWAY + Vector2(5, 5)), [a, b]), "query_point finds both")
 	_check(hash_node.query_nearby(AWAY + Vector2(1, 1), Vector2(1, 1)).has(a), "query_nearby")
 	_check(hash_node.query_range(Rect2(AWAY - Vector2(10, 10), Vector2(5, 5)), true) == [], "query_range exact")
+	# query_range_batch: each window's objects as query_range's, in one call.
+	var windows = PoolVector2Array([AWAY - Vector2(10, 10), AWAY + Vector2(4, 4), AWAY + Vector2(500, 500)])
+	var window_sizes = PoolVector2Array([Vector2(5, 5), Vector2(2, 2), Vector2(1, 1)])
+	var batch = hash_node.query_range_batch(windows, window_sizes, true)
+	var answered = []
+	for k in windows.size():
+		var window_objects = []
+		for j in range(batch["offsets"][k], batch["offsets"][k + 1]):
+			window_objects.append(batch["objects"][j])
+		answered.append(window_objects)
+	_check(batch["offsets"].size() == 4 and _same(answered[1], [a, b])
+		and answered == [[], hash_node.query_range(Rect2(windows[1], window_sizes[1]), true), []],
+		"query_range_batch: %s" % [batch])
+	_check(_same(hash_node.query_range_batch([AWAY + Vector2(4, 4)], [Vector2(2, 2)])["objects"], [a, b]),
+		"query_range_batch of Arrays")
 	_check(hash_node.query_radius(AWAY + Vector2(5, 5), 1.0).size() == 2, "query_radius")
 	var from = AWAY + Vector2(12, 5)
 	_check(hash_node.query_nearest(from, 2) == [a, b], "query_nearest: nearest first")
@@ -389,6 +404,12 @@ func _probe_bad_values():
 		["query_nearby", [Vector2(0, 0), Vector2(1, -1)], "size.y"],
 		["query_nearby", [Vector2(0, 0), Vector2(1, 1), -1], "mask"],
 		["query_range", [Rect2(0, 0, -1, 1)], "rect.size.x"],
+		["query_range_batch", [d, d], "positions"],
+		["query_range_batch", [PoolVector2Array([Vector2(NAN, 0)]), PoolVector2Array([Vector2(1, 1)])], "positions[0].x"],
+		["query_range_batch", [PoolVector2Array([Vector2(0, 0)]), PoolVector2Array([Vector2(-1, 1)])], "sizes[0].x"],
+		["query_range_batch", [PoolVector2Array([Vector2(1, 1)]), PoolVector2Array()], "1 positions but 0 sizes"],
+		["query_range_batch", [PoolVector2Array([Vector2(1, 1)]), PoolVector2Array([Vector2(1, 1)]), false, -1], "mask"],
+		["query_range_batch", [array_with_freed, [Vector2(1, 1), Vector2(1, 1)]], "positions"],
 		["query_radius", [Vector2(0, 0), NAN], "radius"],
 		["query_radius", [Vector2(0, 0), -2.0], "radius"],
 		["query_point", [Vector2(0, INF)], "point.y"],
@@ -455,7 +476,7 @@ func _probe_wrong_calls():
 		["insert_circle", [1, Vector2()]], ["insert_circle", [1, Vector2(), "r"]], ["update_object", [1]],
 		["update_object", [1, Vector2(1, 1)]], ["remove", []], ["remove", [1, 2]], ["has", []], ["get_id", [1, 2]],
 		["set_filter", [1, 2]], ["set_filter", [1, "a", 2]], ["query_nearby", [Vector2()]],
-		["query_nearby", [Vector2(), Vector2(), 1, 2]], ["query_range", []], ["query_range", [Rect2(), "yes"]],
+		["query_nearby", [Vector2(), Vector2(), 1, 2]], ["query_range", []], ["query_range_batch", []], ["query_range_batch", [PoolVector2Array()]], ["query_range", [Rect2(), "yes"]],
 		["query_radius", [Vector2()]], ["query_radius", [Vector2(), Vector2()]], ["query_point", []],
 		["query_point", [1.0]], ["query_nearest", []], ["query_nearest", [Vector2(), 1, 2.0, 1, 5]],
 		["query_along_path", [Vector2(), Vector2()]], ["raycast", [Vector2()]], ["raycast", [Vector2(), null]],

@@ -169,6 +169,21 @@ func _probe_objects():
 	_check(_same(hash_node.query_point(AWAY + Vector3(5, 5, 5)), [a, b]), "query_point finds both")
 	_check(hash_node.query_nearby(AWAY + Vector3(1, 1, 1), Vector3(1, 1, 1)).has(a), "query_nearby")
 	_check(hash_node.query_range(AABB(AWAY - Vector3(10, 10, 10), Vector3(5, 5, 5)), true) == [], "query_range exact")
+	# query_range_batch: each window's objects as query_range's, in one call.
+	var windows = PoolVector3Array([AWAY - Vector3(10, 10, 10), AWAY + Vector3(4, 4, 4), AWAY + Vector3(500, 500, 500)])
+	var window_sizes = PoolVector3Array([Vector3(5, 5, 5), Vector3(2, 2, 2), Vector3(1, 1, 1)])
+	var batch = hash_node.query_range_batch(windows, window_sizes, true)
+	var answered = []
+	for k in windows.size():
+		var window_objects = []
+		for j in range(batch["offsets"][k], batch["offsets"][k + 1]):
+			window_objects.append(batch["objects"][j])
+		answered.append(window_objects)
+	_check(batch["offsets"].size() == 4 and _same(answered[1], [a, b])
+		and answered == [[], hash_node.query_range(AABB(windows[1], window_sizes[1]), true), []],
+		"query_range_batch: %s" % [batch])
+	_check(_same(hash_node.query_range_batch([AWAY + Vector3(4, 4, 4)], [Vector3(2, 2, 2)])["objects"], [a, b]),
+		"query_range_batch of Arrays")
 	_check(hash_node.query_radius(AWAY + Vector3(5, 5, 5), 1.0).size() == 2, "query_radius")
 	var from = AWAY + Vector3(12, 5, 5)
 	_check(hash_node.query_nearest(from, 2) == [a, b], "query_nearest: nearest first")
@@ -401,6 +416,11 @@ func _probe_bad_values():
 		["set_filter", [x, -1, 1], "layer must be"],
 		["query_nearby", [Vector3(0, 0, NAN), one], "pos.z"],
 		["query_range", [AABB(Vector3(), Vector3(1, 1, -1))], "aabb.size.z"],
+		["query_range_batch", [d, d], "positions"],
+		["query_range_batch", [PoolVector3Array([Vector3(NAN, 0, 0)]), PoolVector3Array([Vector3(1, 1, 1)])], "positions[0].x"],
+		["query_range_batch", [PoolVector3Array([Vector3(0, 0, 0)]), PoolVector3Array([Vector3(-1, 1, 1)])], "sizes[0].x"],
+		["query_range_batch", [PoolVector3Array([Vector3(1, 1, 1)]), PoolVector3Array()], "1 positions but 0 sizes"],
+		["query_range_batch", [PoolVector3Array([Vector3(1, 1, 1)]), PoolVector3Array([Vector3(1, 1, 1)]), false, -1], "mask"],
 		["query_radius", [Vector3(), NAN], "radius"],
 		["query_point", [Vector3(0, 0, INF)], "point.z"],
 		["query_nearest", [Vector3(), -1], "k must be"],
@@ -444,7 +464,7 @@ func _probe_wrong_calls():
 	var before = _state()
 	var calls = [
 		["insert", []], ["insert", [1, Vector3(), Vector3(), false, 4]], ["insert_sphere", [1, Vector3()]],
-		["update", [1]], ["remove", []], ["query_radius", [Vector3()]], ["query_along_path", [Vector3(), Vector3()]],
+		["update", [1]], ["remove", []], ["query_range_batch", []], ["query_range_batch", [PoolVector3Array()]], ["query_radius", [Vector3()]], ["query_along_path", [Vector3(), Vector3()]],
 		["raycast", [Vector3()]], ["insert_batch", [PoolVector3Array()]], ["update_batch", [ids, positions]],
 		["get_collision_pairs_packed", [1]], ["set_static", [1]], ["is_static", []], ["set_static_batch", [ids]],
 		["insert_sphere", [1, Vector3(), 1.0, true, 2]],

@@ -81,8 +81,11 @@ func _process(delta: float) -> void:
 		hash_node.update_batch(ids, positions, sizes)
 		pairs = hash_node.get_collision_pairs_packed()
 	else:
-		hash_node._engine.run(hash_node._op.update_batch, ids, positions, sizes)
-		pairs = hash_node._engine.run(hash_node._op.pairs)
+		# The engine's arguments and results as the node hands them (on py4godot,
+		# vectors as their bytes, and the engine's kept arrays copied out).
+		hash_node._engine.run(hash_node._op.update_batch, ids, hash_node._vector_bytes(positions),
+				hash_node._vector_bytes(sizes))
+		pairs = hash_node._took(hash_node._engine.run(hash_node._op.pairs))
 	var broad_ms := (Time.get_ticks_usec() - start) / 1000.0
 	var stats: Dictionary = hash_node.get_stats()
 	_measure(broad_ms, stats["last_update_ms"] + stats["last_pairs_ms"], frame % 2 == 1)

@@ -30,6 +30,7 @@ const CANDIDATES := {
 	# py4godot 4.6-alpha17 adds to a memory view (the vector arrays' bytes keep theirs)
 	"read_int32_fixed": ["read_fixed", "int32"], "read_float64_fixed": ["read_fixed", "float64"],
 	"read_vec2_fixed": ["read_fixed", "vec2"], "read_vec3_fixed": ["read_fixed", "vec3"],
+	"read_byte_fixed": ["read_fixed", "bytes"],
 	"size": ["size", "int32"],      # an int from a builtin method
 	# returns: a packed array as the node builds one (kept array + slice), stats
 	"ret_packed": ["ret_packed", "size"],
@@ -37,6 +38,10 @@ const CANDIDATES := {
 	"ret_int": ["ret_int", ""], "ret_float": ["ret_float", ""], "ret_string": ["ret_string", ""],
 	# an array both sides keep, handed over once: does Python see GDScript's writes?
 	"shared": ["peek", ""],
+	# an array Python keeps and writes, handed over once: does GDScript see Python's writes?
+	"written": ["write", ""],
+	# the same array returned by every call: whole, current, and kept without a leak?
+	"ret_kept": ["write_and_return", ""],
 }
 
 var candidate := "nothing"
@@ -49,6 +54,7 @@ var argument: Variant
 var values := {}
 var shared := PackedByteArray()
 var shared_seen := 0
+var written := PackedInt32Array()
 var start_rss := 0
 var call_usec := 0
 var frame := 0
@@ -100,6 +106,9 @@ func _ready() -> void:
 	if candidate == "shared":
 		shared.resize(size)
 		probe.share(shared)
+	if candidate == "written":
+		written = probe.written_array()
+	probe.set_size(size)
 
 
 func _process(_delta: float) -> void:
@@ -108,6 +117,15 @@ func _process(_delta: float) -> void:
 		shared[0] = frame % 256     # Python would see this if both held one array
 		if probe.peek() == frame % 256:
 			shared_seen += 1
+	elif candidate == "written":
+		for i in calls:
+			probe.write(frame * calls + i)
+			shared_seen += int(written[0] == frame * calls + i)
+	elif candidate == "ret_kept":
+		for i in calls:
+			var value := frame * calls + i
+			var got: PackedInt32Array = probe.write_and_return(value)
+			shared_seen += int(got.size() == size and got[0] == value and got[size - 1] == value)
 	elif CANDIDATES[candidate][1] == "":
 		for i in calls:
 			probe.call(method)
@@ -131,5 +149,7 @@ func _report() -> void:
 	print("leaks %s: %d calls a frame, size %d, frames %d..%d: rss %d kB -> %d kB (%+d kB): %.3f kB per call, %.1f us per call%s" % [
 		candidate, per_frame, size, WARMUP, frame, start_rss, end_rss, end_rss - start_rss,
 		float(end_rss - start_rss) / (measured * per_frame), float(call_usec) / (measured * per_frame),
-		"; Python saw GDScript's write in %d of %d frames" % [shared_seen, frame] if candidate == "shared" else ""])
+		"; Python saw GDScript's write in %d of %d frames" % [shared_seen, frame] if candidate == "shared"
+		else "; GDScript saw Python's write in %d of %d calls" % [shared_seen, frame * calls] if candidate in ["written", "ret_kept"]
+		else ""])
 

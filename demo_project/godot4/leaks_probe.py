@@ -63,6 +63,10 @@ if PLUGIN == "py4godot":
         view = owned(packed.get_memory_view()) if fix else packed.get_memory_view()
         return packed, view     # the view is only good while `packed` lives
 
+    def writable_view(packed):
+        """Memory Python writes and GDScript reads (a packed int32 array)."""
+        return byte_view(packed, fix=True)[1]
+
     Base = RefCounted
     expose = gdclass
     class_options = {}
@@ -70,6 +74,9 @@ if PLUGIN == "py4godot":
 elif PLUGIN == "godot-python-extension":
     def byte_view(packed, fix=False):
         return packed, memoryview(packed)
+
+    def writable_view(packed):
+        return godot.writable_memoryview(packed)
 
     Base = godot.RefCounted
     expose = godot.expose_script_class
@@ -143,6 +150,33 @@ if PLUGIN is not None:
         def share(self, packed):
             """Keep a packed array GDScript also keeps, and its memory view."""
             self._shared, self._shared_view = byte_view(packed, fix=True)
+            return None
+
+        def written_array(self):
+            """A packed array Python keeps with its memory view, handed to
+            GDScript once; write() then writes into it."""
+            self._written = PackedInt32Array()
+            self._written.resize(4)
+            self._written_view = writable_view(self._written).cast("B").cast("i")
+            return self._written
+
+        def write(self, value):
+            """Write `value` into the array written_array() handed over."""
+            self._written_view[0] = value
+            return None
+
+        def write_and_return(self, value):
+            """Write `value` first and last into a packed array of --size ints
+            Python keeps, made and viewed once, and return that array."""
+            if not hasattr(self, "_kept_out"):
+                self._kept_out = PackedInt32Array()
+                self._kept_out.resize(self._size)
+                self._kept_out_view = writable_view(self._kept_out).cast("B").cast("i")
+            self._kept_out_view[0] = self._kept_out_view[len(self._kept_out_view) - 1] = value
+            return self._kept_out
+
+        def set_size(self, size):
+            self._size = size
             return None
 
         def peek(self):

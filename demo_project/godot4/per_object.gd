@@ -4,7 +4,8 @@ extends Node2D
 # (8x8 boxes 32 units apart, cells of 64) inserted, moved and removed one call
 # at a time, and queries with about 10 results. Each figure is the best of
 # ROUNDS rounds, and includes the node's one call that hands its held calls
-# over (the first query after them). Prints one line per call and
+# over (the first query after them), and BATCH windows answered by one
+# query_range_batch call against as many single calls. Prints one line per call and
 # "PER-OBJECT OK" if both gave the same answers; quits when done.
 # `--frames=N` runs the node's per-object calls instead for N frames, to show
 # that they keep no memory: each frame moves SOAK_MOVES nodes one call at a
@@ -17,6 +18,8 @@ const SPACING := 32.0
 const BOX := Vector2(8, 8)
 const ROUNDS := 5
 const QUERIES := 2000
+const BATCH := 1000                # windows in one query_range_batch call
+const BATCH_CALLS := 2            # timed together: as many windows as the single calls' QUERIES
 const SOAK_MOVES := 1000
 const SOAK_QUERIES := 20
 const GDScriptHash := preload("res://gdscript_hash.gd")
@@ -53,6 +56,13 @@ func _ready() -> void:
 		var ours: float = best["node " + call]
 		var theirs: float = best["gdscript " + call]
 		print("per-object %s: node %.2f us, GDScript hash %.2f us (%.2fx)" % [call, ours, theirs, ours / theirs])
+	print("per-object query_range, where its time goes: node %.2f us = face %.2f us + engine call %.2f us (a call doing nothing %.2f us, the core %.2f us, the rest in the engine's Python %.2f us)" % [
+		best["node query_range"], best["node query_range"] - best["engine query_range"], best["engine query_range"],
+		best["engine call doing nothing"], best["core query_range"],
+		best["engine query_range"] - best["engine call doing nothing"] - best["core query_range"]])
+	var batch: float = best["node query_range_batch"]
+	print("per-object query_range_batch: node %.2f us a window, %d windows a call (%.3fx its single query_range calls, %.2fx the GDScript hash's)" % [
+		batch, BATCH, batch / best["node query_range"], batch / best["gdscript query_range"]])
 	print("PER-OBJECT OK" if same else "PER-OBJECT answers differ")
 	get_tree().quit(0 if same else 1)
 
@@ -146,6 +156,41 @@ func _queries(gd: GDScriptHash) -> void:
 			counted += (hash_node.query_radius(c, radius) if who == "node" else gd.query_radius(c, radius)).size()
 		_note(who + " query_radius", start, QUERIES)
 		results[who + " radius"] = counted
+	var windows := centers.slice(0, BATCH)
+	var sizes := PackedVector2Array()
+	sizes.resize(BATCH)
+	sizes.fill(size)
+	var batch_start := Time.get_ticks_usec()
+	for call in BATCH_CALLS - 1:
+		hash_node.query_range_batch(windows, sizes)
+	var batch := hash_node.query_range_batch(windows, sizes)
+	_note("node query_range_batch", batch_start, BATCH * BATCH_CALLS)
+	var offsets: PackedInt32Array = batch["offsets"]
+	for k in BATCH:
+		var single := hash_node.query_range(Rect2(windows[k], size))
+		if batch["objects"].slice(offsets[k], offsets[k + 1]) != single:
+			same = false
+			printerr("PER-OBJECT query_range_batch: window %d found %s, query_range %s" % [
+				k, batch["objects"].slice(offsets[k], offsets[k + 1]), single])
+			break
+	# Where one query_range's time goes: the engine's own call (no face), a call
+	# that does nothing (the plugin's crossing and the engine's dispatch), and
+	# the core's time as the engine measures it.
+	var engine = hash_node._engine
+	var op = hash_node._op
+	var call_start := Time.get_ticks_usec()
+	for c in centers:
+		engine.run(op.query_range, c.x, c.y, size.x, size.y, false, SpatialHash2D.ALL_LAYERS)
+	_note("engine query_range", call_start, QUERIES)
+	call_start = Time.get_ticks_usec()
+	for c in centers:
+		engine.run(op.safe_bound)
+	_note("engine call doing nothing", call_start, QUERIES)
+	var core_us := 0.0
+	for c in centers:
+		engine.run(op.query_range, c.x, c.y, size.x, size.y, false, SpatialHash2D.ALL_LAYERS)
+		core_us += 1000.0 * hash_node.get_stats()["last_query_ms"]
+	best["core query_range"] = min(best.get("core query_range", INF), core_us / QUERIES)
 	for kind in ["nearby", "range", "radius"]:
 		if results["node " + kind] != results["gdscript " + kind]:
 			same = false

@@ -83,6 +83,11 @@ func _process(delta: float) -> void:
 	_check(got == expected, "frame %d: %d pairs, brute force %d" % [frame, got.size(), expected.size()])
 	if frame == FRAMES:
 		var stats: Dictionary = hash_node.get_stats()
+		# Units the editor's whole numbers show: per 100 cells, microseconds.
+		_check(is_equal_approx(Performance.get_custom_monitor("spatial_hash/objects_per_100_cells"),
+			100.0 * stats["avg_objects_per_cell"]) and stats["avg_objects_per_cell"] > 0.0, "objects_per_100_cells monitor")
+		_check(is_equal_approx(Performance.get_custom_monitor("spatial_hash/last_pairs_microseconds"),
+			1000.0 * stats["last_pairs_ms"]) and stats["last_pairs_ms"] > 0.0, "last_pairs_microseconds monitor")
 		_check(Performance.get_custom_monitor("spatial_hash/total_objects") == stats["objects"],
 			"the monitors follow get_stats()")
 		_check(Performance.get_custom_monitor("spatial_hash/narrow_phase_checks") == stats["narrow_phase_checks"],
@@ -103,6 +108,18 @@ func _probe_objects() -> void:
 	_check(_same(hash_node.query_point(AWAY + Vector2(5, 5)), [a, b]), "query_point finds both")
 	_check(hash_node.query_nearby(AWAY + Vector2(1, 1), Vector2(1, 1)).has(a), "query_nearby")
 	_check(hash_node.query_range(Rect2(AWAY - Vector2(10, 10), Vector2(5, 5)), true) == [], "query_range exact")
+	# query_range_batch: each window's objects as query_range's, in one call.
+	var windows := PackedVector2Array([AWAY - Vector2(10, 10), AWAY + Vector2(4, 4), AWAY + Vector2(500, 500)])
+	var window_sizes := PackedVector2Array([Vector2(5, 5), Vector2(2, 2), Vector2(1, 1)])
+	var batch := hash_node.query_range_batch(windows, window_sizes, true)
+	var answered := []
+	for k in windows.size():
+		answered.append(batch["objects"].slice(batch["offsets"][k], batch["offsets"][k + 1]))
+	_check(batch["offsets"].size() == 4 and _same(answered[1], [a, b])
+		and answered == [[], hash_node.query_range(Rect2(windows[1], window_sizes[1]), true), []],
+		"query_range_batch: %s" % [batch])
+	_check(_same(hash_node.query_range_batch([AWAY + Vector2(4, 4)], [Vector2(2, 2)])["objects"], [a, b]),
+		"query_range_batch of Arrays")
 	_check(hash_node.query_radius(AWAY + Vector2(5, 5), 1.0).size() == 2, "query_radius")
 	# From AWAY + (12, 5): A's box is 2 away, B's circle 4 (7 to its centre, radius 3).
 	var from := AWAY + Vector2(12, 5)
@@ -389,6 +406,12 @@ func _probe_bad_values() -> void:
 		["query_nearby(-size)", func(): return hash_node.query_nearby(Vector2(0, 0), Vector2(1, -1)), "size.y"],
 		["query_nearby(mask)", func(): return hash_node.query_nearby(Vector2(0, 0), Vector2(1, 1), -1), "mask"],
 		["query_range(-size)", func(): return hash_node.query_range(Rect2(0, 0, -1, 1)), "rect.size.x"],
+		["query_range_batch(Dictionary)", func(): return hash_node.query_range_batch(d, d), "positions"],
+		["query_range_batch(NaN)", func(): return hash_node.query_range_batch(PackedVector2Array([Vector2(NAN, 0)]), PackedVector2Array([Vector2(1, 1)])), "positions[0].x"],
+		["query_range_batch(-size)", func(): return hash_node.query_range_batch(PackedVector2Array([Vector2(0, 0)]), PackedVector2Array([Vector2(-1, 1)])), "sizes[0].x"],
+		["query_range_batch(lengths)", func(): return hash_node.query_range_batch(PackedVector2Array([Vector2(1, 1)]), PackedVector2Array()), "1 positions but 0 sizes"],
+		["query_range_batch(mask)", func(): return hash_node.query_range_batch(PackedVector2Array([Vector2(1, 1)]), PackedVector2Array([Vector2(1, 1)]), false, -1), "mask"],
+		["query_range_batch(Array with a freed object)", func(): return hash_node.query_range_batch(array_with_freed, [Vector2(1, 1), Vector2(1, 1)]), "positions"],
 		["query_radius(NaN)", func(): return hash_node.query_radius(Vector2(0, 0), NAN), "radius"],
 		["query_radius(-r)", func(): return hash_node.query_radius(Vector2(0, 0), -2.0), "radius"],
 		["query_point(INF)", func(): return hash_node.query_point(Vector2(0, INF)), "point.y"],
@@ -457,7 +480,7 @@ func _probe_wrong_calls() -> void:
 		["insert_circle", [1, Vector2()]], ["insert_circle", [1, Vector2(), "r"]], ["update", [1]],
 		["update", [1, Vector2(1, 1)]], ["remove", []], ["remove", [1, 2]], ["has", []], ["get_id", [1, 2]],
 		["set_filter", [1, 2]], ["set_filter", [1, "a", 2]], ["query_nearby", [Vector2()]],
-		["query_nearby", [Vector2(), Vector2(), 1, 2]], ["query_range", []], ["query_range", [Rect2(), "yes"]],
+		["query_nearby", [Vector2(), Vector2(), 1, 2]], ["query_range", []], ["query_range_batch", []], ["query_range_batch", [PackedVector2Array()]], ["query_range", [Rect2(), "yes"]],
 		["query_radius", [Vector2()]], ["query_radius", [Vector2(), Vector2()]], ["query_point", []],
 		["query_point", [1.0]], ["query_nearest", []], ["query_nearest", [Vector2(), 1.5, 2.0, 1, 5]],
 		["query_along_path", [Vector2(), Vector2()]], ["raycast", [Vector2()]], ["raycast", [Vector2(), null]],

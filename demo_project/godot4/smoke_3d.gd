@@ -76,6 +76,11 @@ func _process(delta: float) -> void:
 	_check(got == expected, "frame %d: %d pairs, brute force %d" % [frame, got.size(), expected.size()])
 	if frame == FRAMES:
 		var stats: Dictionary = hash_node.get_stats()
+		# Units the editor's whole numbers show: per 100 cells, microseconds.
+		_check(is_equal_approx(Performance.get_custom_monitor("spatial_hash_3d/objects_per_100_cells"),
+			100.0 * stats["avg_objects_per_cell"]) and stats["avg_objects_per_cell"] > 0.0, "objects_per_100_cells monitor")
+		_check(is_equal_approx(Performance.get_custom_monitor("spatial_hash_3d/last_pairs_microseconds"),
+			1000.0 * stats["last_pairs_ms"]) and stats["last_pairs_ms"] > 0.0, "last_pairs_microseconds monitor")
 		_check(Performance.get_custom_monitor("spatial_hash_3d/total_objects") == stats["objects"],
 			"the 3D monitors follow get_stats()")
 		_check(not Performance.has_custom_monitor("spatial_hash/total_objects"), "no 2D monitor for a 3D node")
@@ -170,6 +175,18 @@ func _probe_objects() -> void:
 	_check(_same(hash_node.query_point(AWAY + Vector3(5, 5, 5)), [a, b]), "query_point finds both")
 	_check(hash_node.query_nearby(AWAY + Vector3(1, 1, 1), Vector3(1, 1, 1)).has(a), "query_nearby")
 	_check(hash_node.query_range(AABB(AWAY - Vector3(10, 10, 10), Vector3(5, 5, 5)), true) == [], "query_range exact")
+	# query_range_batch: each window's objects as query_range's, in one call.
+	var windows := PackedVector3Array([AWAY - Vector3(10, 10, 10), AWAY + Vector3(4, 4, 4), AWAY + Vector3(500, 500, 500)])
+	var window_sizes := PackedVector3Array([Vector3(5, 5, 5), Vector3(2, 2, 2), Vector3(1, 1, 1)])
+	var batch := hash_node.query_range_batch(windows, window_sizes, true)
+	var answered := []
+	for k in windows.size():
+		answered.append(batch["objects"].slice(batch["offsets"][k], batch["offsets"][k + 1]))
+	_check(batch["offsets"].size() == 4 and _same(answered[1], [a, b])
+		and answered == [[], hash_node.query_range(AABB(windows[1], window_sizes[1]), true), []],
+		"query_range_batch: %s" % [batch])
+	_check(_same(hash_node.query_range_batch([AWAY + Vector3(4, 4, 4)], [Vector3(2, 2, 2)])["objects"], [a, b]),
+		"query_range_batch of Arrays")
 	_check(hash_node.query_radius(AWAY + Vector3(5, 5, 5), 1.0).size() == 2, "query_radius")
 	# From AWAY + (12, 5, 5): A's box is 2 away, B's sphere 4 (7 to its centre, radius 3).
 	var from := AWAY + Vector3(12, 5, 5)
@@ -400,6 +417,11 @@ func _probe_bad_values() -> void:
 		["set_filter(-1)", func(): return hash_node.set_filter(x, -1, 1), "layer must be"],
 		["query_nearby(NaN)", func(): return hash_node.query_nearby(Vector3(0, 0, NAN), one), "pos.z"],
 		["query_range(-size)", func(): return hash_node.query_range(AABB(Vector3.ZERO, Vector3(1, 1, -1))), "aabb.size.z"],
+		["query_range_batch(Dictionary)", func(): return hash_node.query_range_batch(d, d), "positions"],
+		["query_range_batch(NaN)", func(): return hash_node.query_range_batch(PackedVector3Array([Vector3(NAN, 0, 0)]), PackedVector3Array([Vector3(1, 1, 1)])), "positions[0].x"],
+		["query_range_batch(-size)", func(): return hash_node.query_range_batch(PackedVector3Array([Vector3(0, 0, 0)]), PackedVector3Array([Vector3(-1, 1, 1)])), "sizes[0].x"],
+		["query_range_batch(lengths)", func(): return hash_node.query_range_batch(PackedVector3Array([Vector3(1, 1, 1)]), PackedVector3Array()), "1 positions but 0 sizes"],
+		["query_range_batch(mask)", func(): return hash_node.query_range_batch(PackedVector3Array([Vector3(1, 1, 1)]), PackedVector3Array([Vector3(1, 1, 1)]), false, -1), "mask"],
 		["query_radius(NaN)", func(): return hash_node.query_radius(Vector3.ZERO, NAN), "radius"],
 		["query_point(INF)", func(): return hash_node.query_point(Vector3(0, 0, INF)), "point.z"],
 		["query_nearest(k)", func(): return hash_node.query_nearest(Vector3.ZERO, -1), "k must be"],
@@ -444,7 +466,7 @@ func _probe_wrong_calls() -> void:
 	var untyped: Object = hash_node
 	var calls := [
 		["insert", []], ["insert", [1, Vector3(), Vector3(), false, 4]], ["insert", [1, Vector2(), Vector3()]],
-		["insert_sphere", [1, Vector3()]], ["update", [1, Rect2()]], ["remove", []], ["query_range", [Rect2()]],
+		["insert_sphere", [1, Vector3()]], ["update", [1, Rect2()]], ["remove", []], ["query_range", [Rect2()]], ["query_range_batch", []], ["query_range_batch", [PackedVector3Array()]],
 		["query_radius", [Vector3(), Vector3()]], ["query_point", [Vector2()]], ["query_along_path", [Vector3(), Vector3()]],
 		["raycast", [Vector3()]], ["insert_batch", [PackedVector3Array()]], ["update_batch", [ids, positions]],
 		["get_collision_pairs_packed", [1]], ["set_static", [1]], ["is_static", []], ["set_static_batch", [ids]],

@@ -196,18 +196,26 @@ def godot_memory(document):
 
 
 def godot_per_object(document):
-    """Each call of the node against the plain GDScript hash's, per engine."""
+    """Each call of the node against the plain GDScript hash's, per engine;
+    where one query's time goes; and the batch query against the single ones."""
     section = document["per_object"]
     rows = [[godot_engine(document, r) if k == 0 else "", f"`{call}`", span(*r["node_us"][call]),
              span(*r["gdscript_us"][call]), span(*r["node_over_gdscript"][call], "x")]
             for r in section["rows"] for k, call in enumerate(section["calls"])]
-    calls = section["query_call_us"]
+    parts = ("face", "engine_call", "empty_call", "core", "engine_python")
+    breakdown = [[godot_engine(document, r)] + [span(*r["query_range_parts_us"][p]) for p in parts]
+                 for r in section["rows"]]
+    batch = [[godot_engine(document, r), span(*r["batch_us_per_window"]), span(*r["batch_over_single"], "x"),
+              span(*r["batch_over_gdscript"], "x")] for r in section["rows"]]
     return godot_source(section) + grid_table(
         ["engine", "call", "node (µs)", "GDScript hash (µs)", "node / GDScript hash"], rows) + [
-        "", "A query through a plugin costs the call itself ("
-        + ", ".join(f"about {us:g} µs through {engine}" for engine, us in calls.items())
-        + f") and about {section['query_per_result_us']:g} µs per object found, for GDScript to "
-        "turn ids into objects."]
+        "", "Where one `query_range` goes (µs): the face's GDScript, the call of the engine, of which "
+        "a call that does nothing (the plugin's crossing and the engine's dispatch), the core's own "
+        "time and the rest of the engine's Python.", ""] + grid_table(
+        ["engine", "face", "engine call", "a call doing nothing", "core", "engine's Python"], breakdown) + [
+        "", f"`query_range_batch`, {section['batch_windows']:,} windows a call, against as many "
+        "`query_range` calls and the GDScript hash's queries:", ""] + grid_table(
+        ["engine", "µs a window", "/ single calls", "/ GDScript hash"], batch)
 
 
 def godot_level(document):

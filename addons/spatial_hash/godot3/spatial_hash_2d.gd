@@ -281,6 +281,35 @@ func raycast_all(start: Vector2, end: Vector2, mask: int = ALL_LAYERS) -> Array:
 	return _hits("raycast_all", _engine.run(_op.raycast_all, start.x, start.y, end.x, end.y, mask))
 
 
+# query_range for many windows in one call: the boxes at positions (top-left corners)
+# of sizes, each a PoolVector2Array or an Array of Vector2. Returns
+# {"offsets": PoolIntArray, "objects": Array}: window k's objects are objects
+# from offsets[k] up to offsets[k + 1] (one offset per window, then one past the
+# last).
+func query_range_batch(positions, sizes, exact: bool = false, mask: int = ALL_LAYERS) -> Dictionary:
+	_last_error = ""
+	var args := [_vectors(positions, "positions"), _vectors(sizes, "sizes")]
+	for arg in args:
+		if typeof(arg) == TYPE_STRING:
+			return _fail("query_range_batch", arg, {})
+	if _pending:
+		_flush()
+	var found = _engine.run(_op.query_range_batch, args[0], args[1], exact, mask)
+	if typeof(found) == TYPE_STRING:
+		return _fail("query_range_batch", found, {})
+	var windows: int = args[0].size() + 1
+	var offsets := PoolIntArray()
+	offsets.resize(windows)
+	for k in windows:
+		offsets[k] = found[k]
+	var objects := []
+	objects.resize(found.size() - windows)
+	var handles := _handles
+	for k in objects.size():
+		objects[k] = handles[found[windows + k]]
+	return {"offsets": offsets, "objects": objects}
+
+
 # --------------------------------------------------------------- pairs
 
 func get_collision_pairs() -> Array:

@@ -100,6 +100,7 @@ const _COLLIDING_COLOR := Color(0.89, 0.34, 0.18)
 @export var monitors_enabled: bool = true
 
 var _engine                     # the private Python engine: ids, numbers and packed arrays only
+var _on_py4godot := false       # its plugin is py4godot: see _took and _vector_bytes
 var _op: Variant                # its methods' numbers by name (a Dictionary): _op.query_range
 # Boxes at finite points of _safe_area with finite sizes in _safe_sizes, and
 # spheres there with radii from 0 to _safe_radius, are accepted by the index as
@@ -128,9 +129,9 @@ var _statics := PackedInt32Array()     # objects made static or not: flat [id, 1
 var _pending := false
 var _signalling := false        # emit_collision_events was called: removals end pairs at once
 var _tree: SceneTree            # whose node_removed takes nodes out
-var _monitor_ids := {}          # custom monitor id -> stats key
-var _stats_frame := -1
-var _stats_cache := {}
+var _monitor_ids := {}          # custom monitor id -> its place in the engine's monitor_values
+var _monitor_frame := -1
+var _monitor_values: Variant = []   # this frame's, read once
 var _overlay_label: Label
 var _drawn := false
 var _lines: MeshInstance3D     # the debug drawing
@@ -395,6 +396,37 @@ func raycast_all(start: Vector3, end: Vector3, mask: int = ALL_LAYERS) -> Array:
 	return _hits("raycast_all", _engine.run(_op.raycast_all, start.x, start.y, start.z, end.x, end.y, end.z, mask))
 
 
+## [method query_range] for many windows in one call: the boxes at
+## [param positions] (min corners) of [param sizes], each a PackedVector3Array
+## or an Array of Vector3. Returns [code]{"offsets": PackedInt32Array, "objects": Array}[/code]:
+## window k's objects are [code]objects[/code] from [code]offsets[k][/code] up to
+## [code]offsets[k + 1][/code] (one offset per window, then one past the last).
+## A script that asks each object's neighbours every frame makes one call, not
+## one per object.
+func query_range_batch(positions: Variant, sizes: Variant, exact: bool = false, mask: int = ALL_LAYERS) -> Dictionary:
+	_last_error = ""
+	var args := [_vectors(positions, "positions"), _vectors(sizes, "sizes")]
+	for arg in args:
+		if typeof(arg) == TYPE_STRING:
+			return _fail("query_range_batch", arg, {})
+	if _pending:
+		_flush()
+	var result = _took(_engine.run(_op.query_range_batch, _vector_bytes(args[0]), _vector_bytes(args[1]),
+			exact, mask))
+	if typeof(result) == TYPE_STRING:
+		return _fail("query_range_batch", result, {})
+	var found: PackedInt32Array = result      # typed: GDScript's loop below is then a third faster
+	var offsets := found.slice(0, args[0].size() + 1)
+	var objects := []
+	objects.resize(found.size() - offsets.size())
+	var handles: Array = _handles
+	var k := 0
+	for id in found.slice(offsets.size()):
+		objects[k] = handles[id]
+		k += 1
+	return {"offsets": offsets, "objects": objects}
+
+
 # --------------------------------------------------------------- pairs
 
 ## Every overlapping pair once, as [code][a, b][/code] Arrays of the objects.
@@ -402,7 +434,7 @@ func get_collision_pairs() -> Array:
 	_last_error = ""
 	if _pending:
 		_flush()
-	var ids = _engine.run(_op.pairs)
+	var ids = _took(_engine.run(_op.pairs))
 	if typeof(ids) == TYPE_STRING:
 		return _fail("get_collision_pairs", ids, [])
 	var pairs := []
@@ -433,7 +465,7 @@ func emit_collision_events() -> int:
 	_signalling = true
 	if _pending:
 		_flush()
-	var events = _engine.run(_op.collision_events)
+	var events = _took(_engine.run(_op.collision_events))
 	if typeof(events) == TYPE_STRING:
 		return _fail("emit_collision_events", events, 0)
 	_emit_pairs(collision_ended, events["ended"])
@@ -450,7 +482,7 @@ func clear() -> void:
 	_next_id = 0
 	_engine.run(_op.clear)
 	if _signalling:
-		var events = _engine.run(_op.collision_events)
+		var events = _took(_engine.run(_op.collision_events))
 		if typeof(events) == TYPE_DICTIONARY:
 			_emit_pairs(collision_ended, events["ended"])
 	_ids.clear()
@@ -496,7 +528,8 @@ func insert_batch(positions: Variant, sizes: Variant, layers: Variant = 1, masks
 			return _fail("insert_batch", arg, PackedInt32Array())
 	if _pending:
 		_flush()
-	var ids = _engine.run(_op.insert_batch, args[0], args[1], args[2], args[3], args[4])
+	var ids = _took(_engine.run(_op.insert_batch, _vector_bytes(args[0]), _vector_bytes(args[1]), args[2], args[3],
+			args[4]))
 	if typeof(ids) == TYPE_STRING:
 		return _fail("insert_batch", ids, PackedInt32Array())
 	_handed_out(ids.size())
@@ -515,7 +548,7 @@ func update_batch(ids: Variant, positions: Variant, sizes: Variant) -> bool:
 			return _fail("update_batch", arg, false)
 	if _pending:
 		_flush()
-	return _done("update_batch", _engine.run(_op.update_batch, args[0], args[1], args[2]))
+	return _done("update_batch", _engine.run(_op.update_batch, args[0], _vector_bytes(args[1]), _vector_bytes(args[2])))
 
 
 ## Removes the objects [param ids]: batch ids, and the ids ([method get_id]) of
@@ -530,7 +563,7 @@ func remove_batch(ids: Variant) -> bool:
 	if not _done("remove_batch", _engine.run(_op.remove_batch, checked)):
 		return false
 	if _signalling:
-		_emit_pairs(collision_ended, _engine.run(_op.end_pairs, checked))
+		_emit_pairs(collision_ended, _took(_engine.run(_op.end_pairs, checked)))
 	for id in checked:
 		if _ids.get(_handles[id], -1) == id:     # an object, not a batch id
 			_ids.erase(_handles[id])
@@ -570,7 +603,7 @@ func get_collision_pairs_packed() -> PackedInt32Array:
 	_last_error = ""
 	if _pending:
 		_flush()
-	var ids = _engine.run(_op.pairs)
+	var ids = _took(_engine.run(_op.pairs))
 	if typeof(ids) == TYPE_STRING:
 		return _fail("get_collision_pairs_packed", ids, PackedInt32Array())
 	return ids
@@ -584,7 +617,7 @@ func get_collision_events_packed() -> Dictionary:
 	_last_error = ""
 	if _pending:
 		_flush()
-	var events = _engine.run(_op.collision_events)
+	var events = _took(_engine.run(_op.collision_events))
 	if typeof(events) == TYPE_STRING:
 		return _fail("get_collision_events_packed", events, {})
 	return events
@@ -593,7 +626,8 @@ func get_collision_events_packed() -> Dictionary:
 # ------------------------------------------------------------- private
 
 func _new_engine() -> Object:
-	var path: String = _ENGINES[FileAccess.file_exists(_PY4GODOT)]
+	_on_py4godot = FileAccess.file_exists(_PY4GODOT)
+	var path: String = _ENGINES[_on_py4godot]
 	var script: Resource = load(path) if ResourceLoader.exists(path) else null
 	var engine := RefCounted.new()
 	if script != null:
@@ -728,7 +762,7 @@ func _drop(obj: Variant, id: int) -> void:
 	if _signalling:
 		if _pending:
 			_flush()
-		_emit_pairs(collision_ended, _engine.run(_op.end_pairs, PackedInt32Array([id])))
+		_emit_pairs(collision_ended, _took(_engine.run(_op.end_pairs, PackedInt32Array([id]))))
 	_ids.erase(obj)
 	_handles[id] = null
 	_removed.append(id)
@@ -738,7 +772,8 @@ func _drop(obj: Variant, id: int) -> void:
 # Applies the held calls in one engine call.
 func _flush() -> void:
 	_pending = false
-	var done = _engine.run(_op.apply, _inserted, _insert_shapes, _insert_radii, _moved, _move_shapes,
+	var done = _engine.run(_op.apply, _inserted, _vector_bytes(_insert_shapes), _insert_radii, _moved,
+			_vector_bytes(_move_shapes),
 			_move_radii, _removed, _statics)
 	if typeof(done) == TYPE_STRING:     # the rows were checked: only running out of memory gets here
 		_fail("apply", done, null)
@@ -782,6 +817,7 @@ func _objects(method: String, ids: Variant) -> Array:
 		for k in found.size():
 			found[k] = handles[codes[k + 1] - 2]
 		return found
+	ids = _took(ids)
 	found.resize(ids.size())
 	for k in found.size():
 		found[k] = handles[ids[k]]
@@ -791,11 +827,36 @@ func _objects(method: String, ids: Variant) -> Array:
 func _hits(method: String, rows: Variant) -> Array:
 	if typeof(rows) == TYPE_STRING:
 		return _fail(method, rows, [])
+	rows = _took(rows)
 	var hits := []
 	for k in range(0, rows.size(), 8):
 		hits.append({"collider": _handle(int(rows[k])), "fraction": rows[k + 1],
 			"position": Vector3(rows[k + 2], rows[k + 3], rows[k + 4]), "normal": Vector3(rows[k + 5], rows[k + 6], rows[k + 7])})
 	return hits
+
+
+# An array result as GDScript keeps it. py4godot's engine hands arrays over in
+# packed arrays it keeps and writes again on its next call, the count first
+# (the channel that leaks nothing on the released plugin; see its script):
+# their values are copied out here, at once.
+func _took(result: Variant) -> Variant:
+	if not _on_py4godot:
+		return result
+	match typeof(result):
+		TYPE_PACKED_INT32_ARRAY, TYPE_PACKED_FLOAT64_ARRAY:
+			return result.slice(1, 1 + int(result[0]))
+		TYPE_DICTIONARY:
+			var copy := {}
+			for key in result:
+				copy[key] = _took(result[key])
+			return copy
+	return result
+
+
+# A vector array as the engine reads it: py4godot's Python reads a vector
+# array's bytes only (to_byte_array() there leaks; here it does not).
+func _vector_bytes(vectors: PackedVector3Array) -> Variant:
+	return vectors.to_byte_array() if _on_py4godot else vectors
 
 
 func _emit_pairs(sig: Signal, ids: Variant) -> void:
@@ -869,7 +930,7 @@ func _set_safe(bound: float) -> void:
 func _stats() -> Variant:
 	if _pending:
 		_flush()
-	return _engine.run(_op.stats)
+	return _took(_engine.run(_op.stats))
 
 
 # ------------------------------------------- monitors, overlay, drawing
@@ -898,12 +959,14 @@ func _exit_tree() -> void:
 	_monitor_ids.clear()
 
 
-func _monitor(key: String) -> float:
-	if _stats_frame != Engine.get_process_frames():
-		var stats = _stats()
-		_stats_cache = stats if typeof(stats) == TYPE_DICTIONARY else {}
-		_stats_frame = Engine.get_process_frames()
-	return maxf(0.0, float(_stats_cache.get(key, 0.0)))
+func _monitor(place: int) -> float:
+	if _monitor_frame != Engine.get_process_frames():
+		if _pending:
+			_flush()
+		var values = _took(_engine.run(_op.monitor_values))
+		_monitor_values = [] if typeof(values) == TYPE_STRING else values
+		_monitor_frame = Engine.get_process_frames()
+	return maxf(0.0, _monitor_values[place]) if place < _monitor_values.size() else 0.0
 
 
 func _update_processing() -> void:
@@ -965,8 +1028,8 @@ func _draw_lines() -> void:
 		_lines.material_override = material
 		add_child(_lines, false, Node.INTERNAL_MODE_BACK)
 	var view := _debug_view()
-	var shapes = _engine.run(_op.debug_geometry, view.position.x, view.position.y, view.position.z,
-			view.size.x, view.size.y, view.size.z, debug_candidates)
+	var shapes = _took(_engine.run(_op.debug_geometry, view.position.x, view.position.y, view.position.z,
+			view.size.x, view.size.y, view.size.z, debug_candidates))
 	var mesh: ImmediateMesh = _lines.mesh
 	mesh.clear_surfaces()
 	if typeof(shapes) != TYPE_DICTIONARY or shapes.values().all(func(v): return v.size() == 0):

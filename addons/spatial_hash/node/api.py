@@ -81,6 +81,8 @@ DESCRIPTION = (
     Method("set_static_batch", (Arg("ids", "Variant"), Arg("enabled", "Variant")), "bool"),
     Method("get_collision_pairs_packed", (), "PackedInt32Array"),
     Method("get_collision_events_packed", (), "Dictionary"),
+    Method("query_range_batch", (Arg("positions", "Variant"), Arg("sizes", "Variant"),
+                                 Arg("exact", "bool", "false"), MASK), "Dictionary"),
 )
 
 PROPERTY_DESCRIPTION = (

@@ -32,18 +32,20 @@ from spatial_hash.node._ids_text import IDS_MARK, ids_text
 from spatial_hash.node.dimensions import DIMENSIONS
 from spatial_hash.node.settings import check_index_settings, make_grid, regrid
 
-# (monitor name, key of stats()): Godot 4's custom monitors, spatial_hash/<name>
-# (spatial_hash_3d/<name> for the 3D node).
-MONITORS = {
-    "total_objects": "objects",
-    "active_cells": "active_cells",
-    "avg_objects_per_cell": "avg_objects_per_cell",
-    "large_objects": "large_objects",
-    "broad_phase_pairs": "broad_phase_pairs",
-    "narrow_phase_checks": "narrow_phase_checks",
-    "last_query_ms": "last_query_ms",
-    "last_pairs_ms": "last_pairs_ms",
-}
+# Godot 4's custom monitors, spatial_hash/<name> (spatial_hash_3d/<name> for
+# the 3D node): (name, key of stats(), scale). The editor's Monitors panel
+# shows a quantity as a whole number, so each is in a unit in which it reads:
+# times in microseconds, the mean objects per cell per 100 cells.
+MONITORS = (
+    ("total_objects", "objects", 1),
+    ("active_cells", "active_cells", 1),
+    ("objects_per_100_cells", "avg_objects_per_cell", 100),
+    ("large_objects", "large_objects", 1),
+    ("broad_phase_pairs", "broad_phase_pairs", 1),
+    ("narrow_phase_checks", "narrow_phase_checks", 1),
+    ("last_query_microseconds", "last_query_ms", 1000),
+    ("last_pairs_microseconds", "last_pairs_ms", 1000),
+)
 # The keys of each level in the index's stats(); an empty hierarchical grid has no level.
 LEVEL_KEYS = ("cell_size", "grid", "objects", "occupied_cells")
 
@@ -120,9 +122,15 @@ def query_result(ids):
 
 
 def _packed_vectors(values, d):
-    """Is this what a packed vector array reads as: (n, d) C-contiguous float32?"""
-    return isinstance(values, np.ndarray) and values.dtype == np.float32 and values.ndim == 2 \
-        and values.shape[1] == d and values.flags.c_contiguous
+    """What a packed vector array reads as, C-contiguous float32 rows of d (from
+    (n, d), or flat as py4godot's engine reads a vector array's bytes); None
+    for anything else."""
+    if not (isinstance(values, np.ndarray) and values.dtype == np.float32
+            and values.flags.c_contiguous):
+        return None
+    if values.ndim == 1 and values.size % d == 0:
+        values = values.reshape(-1, d)
+    return values if values.ndim == 2 and values.shape[1] == d else None
 
 
 def _ray_rows(hits):
@@ -191,7 +199,7 @@ class NodeEngine:
         try:
             found = run(*args)
         except (TypeError, ValueError) as error:
-            raise _named(error, self._numbers[method], args) from None
+            raise _named(error, self._numbers.get(method, ()), args) from None
         self.last_query_ms = 1e3 * (perf_counter() - start)
         return found
 
@@ -219,7 +227,13 @@ class NodeEngine:
         return self.grid.safe_magnitude
 
     def monitors(self):
-        return dict(MONITORS)
+        """Each monitor's name and its place in monitor_values()."""
+        return {name: k for k, (name, _, _) in enumerate(MONITORS)}
+
+    def monitor_values(self):
+        """The monitors' values now, in MONITORS' order."""
+        stats = self.stats()
+        return [float(stats[key]) * scale for _, key, scale in MONITORS]
 
     # ------------------------------------------------- per-object calls
 
@@ -357,21 +371,36 @@ class NodeEngine:
         """Every hit, earliest first, as raycast's numbers each, flat."""
         return _ray_rows(self._query("raycast_all", args, self.grid.raycast_all))
 
+    def query_range_batch(self, positions, sizes, exact, mask):
+        """query_range for each window (min corners `positions`, `sizes`) in
+        one call: the windows' m + 1 offsets, then their ids (window k's are
+        ids[offsets[k]:offsets[k + 1]]), as one int32 array."""
+        rows = self._rows(positions, sizes)
+        offsets, ids = self._query("query_range_batch", (rows, exact, mask),
+                                   self.dim.method(self.grid, "query_rects"))
+        return np.concatenate((offsets.astype(np.int32), ids))
+
     # ------------------------------------------------------------- pairs
+
+    def _timed_pairs(self, run):
+        """run() and its time as last_pairs_ms, unless the index handed back
+        the last pairs (nothing had changed): the time shown is then the last
+        pair pass's, not a lookup's (a frame that asks for events and then
+        pairs would otherwise show the second's microsecond)."""
+        start = perf_counter()
+        found = run()
+        if self.grid.last_pair_pass() != "unchanged":
+            self.last_pairs_ms = 1e3 * (perf_counter() - start)
+        return found
 
     def pairs(self):
         """Every overlapping pair once: flat [a0, b0, a1, b1, ...] int32 ids."""
-        start = perf_counter()
-        found = self.grid.pair_ids().ravel()
-        self.last_pairs_ms = 1e3 * (perf_counter() - start)
-        return found
+        return self._timed_pairs(self.grid.pair_ids).ravel()
 
     def collision_events(self):
         """The pairs that began and ended colliding since the last call, as
         {"started": ..., "ended": ...}, flat int32 ids, smaller first."""
-        start = perf_counter()
-        began, ended = self.grid.pair_event_ids()
-        self.last_pairs_ms = 1e3 * (perf_counter() - start)
+        began, ended = self._timed_pairs(self.grid.pair_event_ids)
         return {"started": began.ravel(), "ended": ended.ravel()}
 
     # ------------------------------------------------------------ batches
@@ -397,9 +426,10 @@ class NodeEngine:
                       self._flags(as_static, len(rows), "as_static")).astype(np.int32)
 
     def update_batch(self, ids, positions, sizes):
-        ids, corners, extents = int_ids(self.read(ids)), self.read(positions), self.read(sizes)
-        d = self.dim.d
-        if _packed_vectors(corners, d) and _packed_vectors(extents, d):
+        ids = int_ids(self.read(ids))
+        corners = _packed_vectors(self.read(positions), self.dim.d)
+        extents = _packed_vectors(self.read(sizes), self.dim.d)
+        if corners is not None and extents is not None:
             try:        # read where they are, in one pass of the core
                 self._move("update_batch", (ids, corners, extents),
                            self.dim.method(self.grid, "packed_update"))
@@ -455,9 +485,9 @@ class NodeEngine:
 
 # The methods the face calls, by number (NodeEngine.call): `protocol` first.
 PROTOCOL = (
-    "protocol", "set_index", "safe_bound", "monitors", "apply", "insert", "update",
+    "protocol", "set_index", "safe_bound", "monitors", "monitor_values", "apply", "insert", "update",
     "insert_circle", "set_filter", "is_static", "is_colliding", "end_pairs", "query_nearby",
     "query_range", "query_radius", "query_point", "query_nearest", "query_along_path", "raycast",
-    "raycast_all", "pairs", "collision_events", "insert_batch", "update_batch", "remove_batch",
+    "raycast_all", "query_range_batch", "pairs", "collision_events", "insert_batch", "update_batch", "remove_batch",
     "set_filter_batch", "set_static_batch", "clear", "stats", "debug_geometry",
 )

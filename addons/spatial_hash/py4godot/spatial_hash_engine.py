@@ -11,30 +11,37 @@ does the rest. What this plugin does differently:
   are packed arrays and the plugin's own Dictionary. (In release export
   templates, an Array of Dictionaries reached GDScript empty and a Dictionary
   holding one aborted the game: no result has one.)
-- A packed array built in Python is only whole in GDScript as a copy made by
-  the engine (`slice()`); one made with `from_memory_view` holds the wrong values.
-- Packed arguments are read through their memory, which is the argument's own
-  copy, freed with its Python object: the numpy array keeps that object (a
-  buffer exporter, Python 3.12+; a copy before). PackedVector2Array and
-  PackedVector3Array have no memory view of their own: their bytes
-  (`to_byte_array()`) do. The memory view of
-  an empty packed array crashes the engine: empty ones are not read.
 - What a builtin value's method returns carries one reference too many
   (`call_with_return` in py4godot's generated wrappers counts the new
   reference it gets again), so it is never freed: a memory view 0.31 kB a
   call, a packed array from `slice` or `to_byte_array` 0.14 to 0.17 kB (its
   Python objects: the plugin frees its Godot memory). `without_extra_reference`
-  gives a memory view's reference back. A packed array's cannot be given back: the plugin
-  then frees its Godot memory twice (the engine crashed). The fix to
-  py4godot's source in the manual's page on the plugins stops both.
-- A Dictionary key made from a Python str is a new Godot String the plugin
-  never frees (0.1 kB a key): keys are Strings made once and kept.
+  gives a memory view's reference back. A packed array's cannot be given back:
+  the plugin then frees its Godot memory twice (the engine crashed). So this
+  script calls no builtin method that returns a new value on any call after
+  the first few, and results and arguments take channels that leak nothing on
+  the released plugin (demo_project/godot4/leaks.tscn measures each):
+  - Array results are written into packed arrays this script keeps (`Kept`),
+    their memory viewed once: the count first, then the values. The same
+    array goes back on every call; GDScript sees Python's writes in it, and
+    the face copies the values out at once (`_took`). (One made with
+    `from_memory_view` holds the wrong values.)
+  - The face hands vector arrays over as their bytes (`to_byte_array()` in
+    GDScript), since PackedVector2Array and PackedVector3Array have no memory
+    view of their own in Python.
+  - Packed arguments are read through their memory, which is the argument's
+    own copy, freed with its Python object: the numpy array keeps that object
+    (a buffer exporter, Python 3.12+; a copy before). The memory view of an
+    empty packed array crashes the engine: empty ones are not read.
+  - A Dictionary key made from a Python str is a new Godot String the plugin
+    never frees (0.1 kB a key): keys are Strings made once and kept.
+The fix to py4godot's source in the manual's page on the plugins stops the
+leaks themselves.
 """
 try:
     from py4godot.classes import gdclass
-    from py4godot.classes.core import (Dictionary, PackedFloat64Array, PackedInt32Array,
-                                       PackedInt64Array, PackedVector2Array,
-                                       PackedVector3Array, String)
+    from py4godot.classes.core import (Dictionary, PackedByteArray, PackedFloat64Array,
+                                       PackedInt32Array, PackedInt64Array, String)
     from py4godot.classes.RefCounted import RefCounted
 except ImportError:     # not py4godot: another plugin's editor scanning res://, or CPython
     gdclass = None
@@ -74,9 +81,10 @@ if gdclass is not None:
             _release(view)
         return view
 
-    # numpy dtype of each packed array the face hands over.
+    # numpy dtype of each packed array the face hands over; bytes are a vector
+    # array's floats.
     DTYPES = {PackedInt32Array: np.int32, PackedInt64Array: np.int64,
-              PackedFloat64Array: np.float64}
+              PackedFloat64Array: np.float64, PackedByteArray: np.float32}
 
     class Owned:
         """A memory view of memory that `owner` holds and frees when it goes:
@@ -100,40 +108,35 @@ if gdclass is not None:
     # The Dictionary keys of results, as the Godot Strings made for them.
     KEYS = {}
 
-    # Floats per element of the packed vector arrays the face hands over.
-    VECTORS = {PackedVector2Array: 2, PackedVector3Array: 3}
-
     def read(packed):
-        width = VECTORS.get(type(packed))
-        if width is not None:
-            if packed.is_empty():
-                return np.empty((0, width), dtype=np.float32)
-            return numpy_view(packed.to_byte_array(), np.float32).reshape(-1, width)
+        """A packed argument as flat numpy (a vector array's bytes as its floats)."""
         dtype = DTYPES[type(packed)]
         if packed.is_empty():
             return np.empty(0, dtype=dtype)
         return numpy_view(packed, dtype)
 
-    class Packed:
-        """Arrays for GDScript, written into one packed array of `kind` kept for
-        the purpose (resized only to grow) and handed over as the engine's copy
-        of their part of it (`slice`): whole in GDScript, in one engine call."""
+    class Kept:
+        """Packed arrays of `kind` this script keeps for results, each made
+        and viewed once (and again only to grow): `hand_over(k, values)`
+        writes the count then the values into the k-th and returns it."""
 
         def __init__(self, kind, dtype):
             self.kind, self.dtype = kind, dtype
-            self.kept = self.memory = None
+            self.arrays, self.memory = [], []
 
-        def __call__(self, values):
+        def hand_over(self, k, values):
             values = np.ascontiguousarray(values, dtype=self.dtype).ravel()
-            if not values.size:
-                return self.kind.new0()
-            if self.memory is None or len(self.memory) < values.size:
-                self.kept = self.kind.new0()
-                self.kept.resize(2 * values.size)
-                self.memory = np.frombuffer(without_extra_reference(self.kept.get_memory_view()),
-                                            dtype=self.dtype)
-            self.memory[:values.size] = values
-            return self.kept.slice(0, values.size)
+            if k == len(self.arrays):
+                self.arrays.append(None)
+                self.memory.append(np.empty(0, dtype=self.dtype))
+            if len(self.memory[k]) < values.size + 1:
+                self.arrays[k] = self.kind.new0()
+                self.arrays[k].resize(2 * values.size + 16)
+                self.memory[k] = np.frombuffer(
+                    without_extra_reference(self.arrays[k].get_memory_view()), dtype=self.dtype)
+            self.memory[k][0] = values.size
+            self.memory[k][1:values.size + 1] = values
+            return self.arrays[k]
 
     @gdclass
     class spatial_hash_engine(RefCounted):
@@ -141,19 +144,23 @@ if gdclass is not None:
             engine = getattr(self, "_engine", None)
             if engine is None:
                 engine = self._engine = NodeEngine.for_face(read, args)
-                self._ints = Packed(PackedInt32Array, np.int32)
-                self._floats = Packed(PackedFloat64Array, np.float64)
+                self._ints = Kept(PackedInt32Array, np.int32)
+                self._floats = Kept(PackedFloat64Array, np.float64)
+            self._handed = {self._ints: 0, self._floats: 0}
             return self._to_godot(engine.call(args[0], args[1:]))
 
         def _to_godot(self, value):
-            """Ids (numpy, or a list of ints) as packed int32 and a list of floats
-            as packed float64 arrays (building an Array costs an engine call per
+            """Ids (numpy, or a list of ints) in a kept packed int32 array and
+            a list of floats in a kept packed float64 array (one of each per
+            array of the result: building an Array costs an engine call per
             item); dicts as the plugin's Dictionary."""
             if type(value) in SCALARS:
                 return value
             if isinstance(value, (np.ndarray, list)):
                 values = np.asarray(value)
-                return self._floats(values) if values.dtype.kind == "f" else self._ints(values)
+                kept = self._floats if values.dtype.kind == "f" else self._ints
+                self._handed[kept] += 1
+                return kept.hand_over(self._handed[kept] - 1, values)
             if isinstance(value, dict):
                 dictionary = Dictionary.new0()
                 for key, item in value.items():
