@@ -8,6 +8,13 @@ cython_src/kernels/threads.hpp), which any C++17 compiler has and a wheel can
 link statically. On x86-64 the hierarchical grid's cell lookups count bits;
 the popcnt instruction is used when the compiler takes -mpopcnt and the
 building machine runs it (every x86-64 CPU since 2008 does).
+
+Two settings of the environment make a checked build, for development and CI:
+SPATIAL_HASH_DEBUG=1 turns on the kernels' preconditions and validations
+(cython_src/kernels/check.hpp) and Cython's bounds checks, at -O1 with debug
+symbols; SPATIAL_HASH_SANITIZE=address,undefined (or thread) builds the
+compiled modules with those sanitizers, whose runtime the Python process must
+then load first (LD_PRELOAD; .ci/run shows how).
 """
 import glob
 import os
@@ -50,21 +57,27 @@ class BuildWithProbes(build_ext):
         return True
 
 
+CHECKED = os.environ.get("SPATIAL_HASH_DEBUG", "") not in ("", "0")
+SANITIZERS = os.environ.get("SPATIAL_HASH_SANITIZE", "")
+OPTIMIZE = ["-O1", "-g"] if CHECKED else ["-O3"]
+SANITIZE = ["-fsanitize=" + SANITIZERS, "-fno-omit-frame-pointer"] if SANITIZERS else []
+
 # C++: the kernels in cython_src/kernels/ are templates on the dimension. Each
 # core is built with its dimension named (kernels/dimension.hpp), which every
 # include file of the module reads as D.
 cores = [Extension("spatial_hash." + module,
                    sources=["cython_src/%s.pyx" % module],
                    include_dirs=["cython_src/kernels"],
-                   define_macros=[("SPATIAL_HASH_DIMENSION", str(dimension))],
+                   define_macros=[("SPATIAL_HASH_DIMENSION", str(dimension))]
+                   + ([("SPATIAL_HASH_DEBUG", "1")] if CHECKED else []),
                    depends=sorted(glob.glob("cython_src/kernels/*.hpp")),   # rebuilt when they change
                    language="c++",
-                   extra_compile_args=["-O3", "-std=c++17", "-pthread"],
-                   extra_link_args=["-pthread"])
+                   extra_compile_args=OPTIMIZE + SANITIZE + ["-std=c++17", "-pthread"],
+                   extra_link_args=SANITIZE + ["-pthread"])
          for dimension, module in ((2, "_core"), (3, "_core3d"))]
 # The node package's own compiled helper: query results as text for GDScript.
 node_text = Extension("spatial_hash.node._ids_text", sources=["cython_src/ids_text.pyx"],
-                      extra_compile_args=["-O3"])
+                      extra_compile_args=OPTIMIZE + SANITIZE, extra_link_args=SANITIZE)
 
 setup(
     cmdclass={"build_ext": BuildWithProbes},
@@ -74,13 +87,14 @@ setup(
         # The C++ a Cython version writes, kept apart from another version's: a
         # checkout built for one Python (say with a Cython that no longer
         # supports 3.8) must not hand its C++ to a build for another.
-        build_dir=os.path.join("build", "cython-" + Cython.__version__),
+        # A checked build's C++ (bounds checks in) is kept apart too.
+        build_dir=os.path.join("build", "cython-" + Cython.__version__ + ("-checked" if CHECKED else "")),
         compiler_directives={
             "language_level": 3,
-            "boundscheck": False,
+            "boundscheck": CHECKED,
             "wraparound": False,
             "cdivision": True,
-            "initializedcheck": False,
+            "initializedcheck": CHECKED,
         },
     ),
 )

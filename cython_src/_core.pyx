@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """The compiled 2D core of spatial_hash: every hot loop lives here, on C types only.
 
 Built from the same files as the 3D core, for 2 axes (core.pxi says how); this

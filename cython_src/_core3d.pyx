@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """The compiled 3D core of spatial_hash: every hot loop lives here, on C types only.
 
 Built from the same files as the 2D core, for 3 axes (core.pxi says how); this

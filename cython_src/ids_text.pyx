@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
 """Query results as text, the form in which a Godot plugin hands them to
 GDScript in one piece (where String.to_utf32_buffer() reads them back natively):
 a list or a packed array costs 1 to 5 us more per call there (py4godot,

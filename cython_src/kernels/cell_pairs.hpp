@@ -57,6 +57,7 @@ class CellPairs {
     // pass (with keep_all, every pair whose cell ranges meet and whose filters
     // pass); 0, or -1 if out of memory.
     int run(const TableInput<D>& in) noexcept {
+        expect_table(in);
         try {
             cells_.order(in);
             n_ = cells_.size();

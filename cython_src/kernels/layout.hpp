@@ -3,6 +3,8 @@
 #pragma once
 #include <cstdint>
 
+#include "check.hpp"
+
 namespace spatial_hash {
 
 // CellRange: the cells an object's box covers, its min corner's cell first.
@@ -34,6 +36,22 @@ struct TableInput {
     bool keep_all;                  // keep every pair whose ranges meet, touching or not
     int threads;
 };
+
+// What every pass over a table expects of it: its arrays there when it has
+// members, a table of at least four cells a side whose cells an int32 counts,
+// and (checked build) each member's home one of its cells.
+template <int D>
+void expect_table(const TableInput<D>& in) noexcept {
+    SH_EXPECT(in.n >= 0);
+    SH_EXPECT(in.n == 0 || (in.body && in.range && in.home && in.members));
+    SH_EXPECT(in.wbits >= 2 && D * in.wbits <= 30);
+    SH_VALIDATE(
+        for (std::ptrdiff_t k = 0; k < in.n; ++k) {
+            SH_EXPECT(in.members[k] >= 0);
+            SH_EXPECT(in.home[in.members[k]] >= 0 && in.home[in.members[k]] < (int32_t(1) << (D * in.wbits)));
+        }
+    );
+}
 
 // Nearby: one answer of a nearest-object search.
 struct Nearby {

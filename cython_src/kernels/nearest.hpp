@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "check.hpp"
 #include "narrow_phase.hpp"
 #include "nearest_layout.hpp"
 #include "nearest_levels.hpp"
@@ -383,6 +384,8 @@ class NearestSearch {
 template <int D>
 std::ptrdiff_t nearest_objects(const NearestInput<D>& in, const double* point, std::ptrdiff_t k,
                                double limit, Nearby* best) noexcept {
+    SH_EXPECT(point != nullptr && k >= 0 && (k == 0 || best != nullptr));
+    SH_EXPECT(!(limit < 0.0));      // the front refuses a negative or NaN distance
     return NearestSearch<D>(in, point, k, limit, best).run();
 }
 

@@ -16,6 +16,8 @@
 #include <mutex>
 #include <thread>
 
+#include "check.hpp"
+
 namespace spatial_hash {
 
 // Loops over fewer items than this run on the caller's thread alone: starting
@@ -114,6 +116,7 @@ typedef std::ptrdiff_t (*ChunkWork)(void* context, std::ptrdiff_t first, std::pt
 // returned. work must not throw.
 inline std::ptrdiff_t for_each_chunk(int threads, std::ptrdiff_t n, std::ptrdiff_t chunk,
                                      ChunkWork work, void* context) noexcept {
+    SH_EXPECT(n >= 0 && chunk > 0 && work != nullptr);
     std::atomic<std::ptrdiff_t> next(0), total(0);
     const std::ptrdiff_t chunks = (n + chunk - 1) / chunk;
     in_parallel(int(std::max<std::ptrdiff_t>(1, std::min<std::ptrdiff_t>(threads, chunks))), [&](int) {
