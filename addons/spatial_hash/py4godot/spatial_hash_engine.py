@@ -117,15 +117,19 @@ if gdclass is not None:
 
     class Kept:
         """Packed arrays of `kind` this script keeps for results, each made
-        and viewed once (and again only to grow): `hand_over(k, values)`
-        writes the count then the values into the k-th and returns it."""
+        and viewed once (and again only to grow): `hand_over(values)` writes
+        the count then the values into the next one of this call (`handed`
+        counts them; run() starts each call at 0) and returns it."""
 
         def __init__(self, kind, dtype):
             self.kind, self.dtype = kind, dtype
             self.arrays, self.memory = [], []
+            self.handed = 0
 
-        def hand_over(self, k, values):
+        def hand_over(self, values):
             values = np.ascontiguousarray(values, dtype=self.dtype).ravel()
+            k = self.handed
+            self.handed += 1
             if k == len(self.arrays):
                 self.arrays.append(None)
                 self.memory.append(np.empty(0, dtype=self.dtype))
@@ -146,7 +150,7 @@ if gdclass is not None:
                 engine = self._engine = NodeEngine.for_face(read, args)
                 self._ints = Kept(PackedInt32Array, np.int32)
                 self._floats = Kept(PackedFloat64Array, np.float64)
-            self._handed = {self._ints: 0, self._floats: 0}
+            self._ints.handed = self._floats.handed = 0
             return self._to_godot(engine.call(args[0], args[1:]))
 
         def _to_godot(self, value):
@@ -158,9 +162,7 @@ if gdclass is not None:
                 return value
             if isinstance(value, (np.ndarray, list)):
                 values = np.asarray(value)
-                kept = self._floats if values.dtype.kind == "f" else self._ints
-                self._handed[kept] += 1
-                return kept.hand_over(self._handed[kept] - 1, values)
+                return (self._floats if values.dtype.kind == "f" else self._ints).hand_over(values)
             if isinstance(value, dict):
                 dictionary = Dictionary.new0()
                 for key, item in value.items():
