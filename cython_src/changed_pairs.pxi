@@ -48,8 +48,7 @@ cdef void forget_pairs(SpatialIndexD self) noexcept nogil:
     """The index was emptied: no pairs, nothing marked, the next pass a full one."""
     self.state.found.n = self.state.n_kept = self.state.n_changed = 0
     self.state.pairs_fresh = self.state.too_many_changed = False
-    if self.state.obj_cap:
-        memset(self.state.marks, 0, self.state.obj_cap)
+    clear_bytes(self.state.marks, self.state.obj_cap)
 
 
 cdef int _pair_pass(SpatialIndexD self) noexcept nogil:
@@ -69,7 +68,7 @@ cdef int _pair_pass(SpatialIndexD self) noexcept nogil:
         if not failed:
             self.state.n_kept = 0
             self.state.counts_stale = False
-            memset(self.state.marks, 0, self.state.obj_hi)
+            clear_bytes(self.state.marks, self.state.obj_hi)
     self.state.pairs_fresh = not failed
     self.state.n_changed = 0
     self.state.too_many_changed = False

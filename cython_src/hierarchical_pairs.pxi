@@ -126,10 +126,9 @@ cdef int hierarchical_pair_pass(HierarchicalGridD g) noexcept nogil:
     if failed or pair_room(&g.state.found, total) < 0:
         return -1
     for k in range(n_chunks):
-        if g.hierarchy.chunks[k].found.n:       # a chunk without pairs may have no memory (memcpy of NULL)
-            memcpy(g.state.found.ids + 2 * g.state.found.n, g.hierarchy.chunks[k].found.ids,
+        copy_bytes(g.state.found.ids + 2 * g.state.found.n, g.hierarchy.chunks[k].found.ids,
                    2 * g.hierarchy.chunks[k].found.n * sizeof(int32_t))
-            g.state.found.n += g.hierarchy.chunks[k].found.n
+        g.state.found.n += g.hierarchy.chunks[k].found.n
     g.state.broad_phase_count = tested
     g.state.narrow_phase_count = tested - filtered_out
     g.hits = total

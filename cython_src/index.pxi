@@ -55,15 +55,15 @@ def copy_into(SpatialIndexD self, SpatialIndexD target not None):
         raise MemoryError()
     with nogil:
         _empty(target)
-        memcpy(target.state.body, self.state.body, self.state.obj_hi * sizeof(Shape))
-        memcpy(target.state.live, self.state.live, self.state.obj_hi)
+        copy_bytes(target.state.body, self.state.body, self.state.obj_hi * sizeof(Shape))
+        copy_bytes(target.state.live, self.state.live, self.state.obj_hi)
         if self.state.filter != NULL:
-            memcpy(target.state.filter, self.state.filter, self.state.obj_hi * sizeof(Filter))
+            copy_bytes(target.state.filter, self.state.filter, self.state.obj_hi * sizeof(Filter))
         target.state.n_filtered = self.state.n_filtered
-        memcpy(target.state.generation, self.state.generation, self.state.obj_hi * sizeof(uint32_t))
-        memcpy(target.state.touching, self.state.touching, self.state.n_touching * sizeof(Touch))
+        copy_bytes(target.state.generation, self.state.generation, self.state.obj_hi * sizeof(uint32_t))
+        copy_bytes(target.state.touching, self.state.touching, self.state.n_touching * sizeof(Touch))
         target.state.n_touching = self.state.n_touching
-        memcpy(target.state.free_ids, self.state.free_ids, self.state.n_free * sizeof(int32_t))
+        copy_bytes(target.state.free_ids, self.state.free_ids, self.state.n_free * sizeof(int32_t))
         target.state.obj_hi, target.state.n_free = self.state.obj_hi, self.state.n_free
         for i in range(self.state.obj_hi):
             if self.state.live[i] and _attach(target, <int32_t>i) < 0:

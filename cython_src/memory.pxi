@@ -2,6 +2,24 @@
 # blocks of their own.
 
 
+# memcpy, memset and qsort take no null pointer even for nothing to do, and an
+# array that never held an item has none: these do nothing for nothing.
+cdef inline void copy_bytes(void* dest, const void* source, size_t n) noexcept nogil:
+    if n:
+        memcpy(dest, source, n)
+
+
+cdef inline void clear_bytes(void* dest, size_t n) noexcept nogil:
+    if n:
+        memset(dest, 0, n)
+
+
+cdef inline void sort_items(void* items, size_t n, size_t size,
+                            int (*order)(const void*, const void*) noexcept nogil) noexcept nogil:
+    if n > 1:
+        qsort(items, n, size, order)
+
+
 cdef extern from *:
     """
     /* A block for a large array, on huge pages where the system gives them on

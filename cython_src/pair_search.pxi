@@ -166,7 +166,7 @@ cdef object _pair_changes(SpatialIndexD self):
                                   | self.state.found.ids[2 * j + 1])
         self.state.seen[j].gen_a = self.state.generation[self.state.found.ids[2 * j]]
         self.state.seen[j].gen_b = self.state.generation[self.state.found.ids[2 * j + 1]]
-    qsort(self.state.seen, n, sizeof(Touch), key_order)
+    sort_items(self.state.seen, n, sizeof(Touch), key_order)
     began = np.empty((n, 2), dtype=np.int32)
     ended = np.empty((self.state.n_touching, 2), dtype=np.int32)
     gens = np.empty((self.state.n_touching, 2), dtype=np.uint32)

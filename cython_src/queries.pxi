@@ -314,7 +314,7 @@ cdef tuple box_queries(SpatialIndexD self, object boxes, bint exact, object mask
             if kept == NULL:
                 failed = 1
                 break
-            memcpy(kept + total, self.state.out, self.state.out_n * sizeof(int32_t))
+            copy_bytes(kept + total, self.state.out, self.state.out_n * sizeof(int32_t))
             total += self.state.out_n
             off[k + 1] = total
     if failed:

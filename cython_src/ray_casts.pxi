@@ -62,7 +62,7 @@ cdef Py_ssize_t collect_hits(SpatialIndexD index, Query* q) noexcept nogil:
         if ray_hits_shape(index.state.body[i].p, start, along, &index.state.ray_hits[n]):
             index.state.ray_hits[n].id = i
             n += 1
-    qsort(index.state.ray_hits, n, sizeof(RayHit), earlier_first)
+    sort_items(index.state.ray_hits, n, sizeof(RayHit), earlier_first)
     return n
 
 
@@ -123,7 +123,7 @@ cdef tuple cast_rays(SpatialIndexD index, rays, bint all_hits, object mask):
             if kept == NULL:
                 n = -1
                 break
-            memcpy(kept + total, index.state.ray_hits, n * sizeof(RayHit))
+            copy_bytes(kept + total, index.state.ray_hits, n * sizeof(RayHit))
             total += n
             off[j + 1] = total
     if n < 0:
