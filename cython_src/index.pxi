@@ -271,6 +271,14 @@ cdef object insert_circle_rows(SpatialIndexD self, object centers, object radii,
     return _insert_rows(self, xy, rad, handles, layers, masks, statics)
 
 
+cdef warn_renamed(str old, str new):
+    """A deprecated method name's warning, pointing at the caller's line (the
+    core's own calls make no Python frames)."""
+    import warnings
+    warnings.warn(f"{old} is deprecated: it is {new}, the one name of this call in 2D and 3D",
+                  DeprecationWarning, stacklevel=1)
+
+
 cdef int update_box_rows(SpatialIndexD self, object ids, object boxes) except -1:
     """update_rects (update_boxes in 3D)."""
     cdef const double[:, ::1] rows = as_rows(boxes, 2 * D, RECTS)
@@ -284,7 +292,7 @@ cdef int update_box_rows(SpatialIndexD self, object ids, object boxes) except -1
 
 cdef int update_packed_boxes(SpatialIndexD self, object ids, const float[:, ::1] corners,
                              const float[:, ::1] sizes) except -1:
-    """update_boxes (update_aabbs in 3D): boxes as packed float32 corners and sizes."""
+    """update_packed: boxes as packed float32 corners and sizes."""
     cdef Rows batch = boxes_of(corners, sizes)
     if corners.shape[1] != D or sizes.shape[1] != D or sizes.shape[0] != corners.shape[0]:
         raise ValueError(f"corners and sizes must be (n, {D}) arrays of one n, got "

@@ -67,7 +67,7 @@ def test_batch_rows_are_named(populated):
     sizes = np.ones((2, 3), np.float32)
     sizes[1, 2] = -1.0
     with pytest.raises(ValueError, match=re.escape("boxes[1]")):
-        populated.grid.update_aabbs(np.array([0, 1]), corners, sizes)
+        populated.grid.update_packed(np.array([0, 1]), corners, sizes)
     with pytest.raises(ValueError, match=re.escape("boxes[0]")):
         populated.grid.query_boxes([(0, 0, 0, 1, 1, NAN)])
     with pytest.raises(ValueError, match=re.escape("points[1]")):

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from oracle import Oracle, same_pairs
-from spatial_hash import HierarchicalGrid, UniformGrid
+from spatial_hash import HierarchicalGrid, HierarchicalGrid3D, UniformGrid, UniformGrid3D
 from spatial_hash.brute_force import distance_to
 
 ROWS = st.integers(0, 60).flatmap(lambda n: st.tuples(
@@ -767,14 +767,14 @@ def test_threads_are_timed_against_one_thread_with_frames_in_turn(monkeypatch):
 
 
 @pytest.mark.parametrize("make", [lambda: UniformGrid(8.0), lambda: HierarchicalGrid()])
-def test_update_boxes_moves_like_update_rects_from_32_bit_corners_and_sizes(make):
+def test_update_packed_moves_like_update_rects_from_32_bit_corners_and_sizes(make):
     rng = np.random.default_rng(9)
     corners = rng.uniform(-500, 500, (300, 2)).astype(np.float32)
     sizes = rng.choice([0.0, 1.0, 7.5, 40.0, 900.0], (300, 2)).astype(np.float32)
     a, b = make(), make()
     ids = a.insert_rects(np.zeros((300, 4))).tolist()
     b.insert_rects(np.zeros((300, 4)))
-    a.update_boxes(ids, corners, sizes)
+    a.update_packed(ids, corners, sizes)
     b.update_rects(np.array(ids), np.concatenate([corners, sizes], axis=1).astype(np.float64))
     assert [a.bounds(i) for i in ids] == [b.bounds(i) for i in ids]
     assert a.pair_ids().tolist() == b.pair_ids().tolist()
@@ -782,7 +782,7 @@ def test_update_boxes_moves_like_update_rects_from_32_bit_corners_and_sizes(make
     far = corners.copy()
     far[3] = (2e9, -3e9)                # past the safe bound, still placeable: checked row by row
     if isinstance(a, UniformGrid):
-        a.update_boxes(ids, far, sizes)
+        a.update_packed(ids, far, sizes)
         assert a.bounds(ids[3])[:2] == (2e9, -3e9)
     before = [a.bounds(i) for i in ids]
     for bad, message in (((7, 0, np.nan), "rects[7]: x must be a finite number"),
@@ -790,16 +790,40 @@ def test_update_boxes_moves_like_update_rects_from_32_bit_corners_and_sizes(make
         broken = corners.copy()
         broken[bad[0], bad[1]] = bad[2]
         with pytest.raises(ValueError, match=message.replace("[", r"\[").replace("]", r"\]")):
-            a.update_boxes(ids, broken, sizes)
+            a.update_packed(ids, broken, sizes)
     negative = sizes.copy()
     negative[5, 0] = -1
     with pytest.raises(ValueError, match=r"rects\[5\]: width"):
-        a.update_boxes(ids, corners, negative)
+        a.update_packed(ids, corners, negative)
     with pytest.raises(ValueError, match="corners and sizes"):
-        a.update_boxes(ids, corners, sizes[:-1])
+        a.update_packed(ids, corners, sizes[:-1])
     with pytest.raises(ValueError, match="300 ids but 2 rows"):
-        a.update_boxes(ids, corners[:2], sizes[:2])
+        a.update_packed(ids, corners[:2], sizes[:2])
     with pytest.raises(ValueError):
-        a.update_boxes(ids, corners.astype(np.float64), sizes)         # float32 only
+        a.update_packed(ids, corners.astype(np.float64), sizes)         # float32 only
     assert [a.bounds(i) for i in ids] == before
     a.validate()
+
+
+@pytest.mark.parametrize("make, old", [(lambda: UniformGrid(8.0), "update_boxes"),
+                                       (lambda: HierarchicalGrid(), "update_boxes"),
+                                       (lambda: UniformGrid3D(2.0), "update_aabbs"),
+                                       (lambda: HierarchicalGrid3D(), "update_aabbs")])
+def test_the_packed_moves_old_names_warn_and_move_alike(make, old):
+    """update_boxes (2D) and update_aabbs (3D) were this call's names; in 3D
+    update_boxes is the move from float64 rows, so the one name is update_packed."""
+    grid = make()
+    d = 2 if isinstance(grid, (UniformGrid, HierarchicalGrid)) else 3
+    rows = np.zeros((3, 2 * d))
+    ids = (grid.insert_rects if d == 2 else grid.insert_boxes)(rows)
+    corners = np.arange(3 * d, dtype=np.float32).reshape(3, d)
+    sizes = np.ones((3, d), dtype=np.float32)
+    with pytest.warns(DeprecationWarning, match=f"{old} is deprecated: it is update_packed") as caught:
+        getattr(grid, old)(ids, corners, sizes)
+    assert caught[0].filename == __file__
+    fresh = make()
+    fresh_ids = (fresh.insert_rects if d == 2 else fresh.insert_boxes)(rows)
+    fresh.update_packed(fresh_ids, corners, sizes)
+    assert [grid.bounds(i) for i in ids.tolist()] == [fresh.bounds(i) for i in fresh_ids.tolist()]
+    with pytest.raises(ValueError, match="corners and sizes"), pytest.warns(DeprecationWarning):
+        getattr(grid, old)(ids, corners, sizes[:2])

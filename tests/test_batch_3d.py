@@ -49,7 +49,7 @@ def test_batches_match_the_brute_force(kind):
         if step % 2:
             grid.update_boxes(box_ids, boxes)
         else:
-            grid.update_aabbs(box_ids, boxes[:, :3].astype(np.float32), boxes[:, 3:].astype(np.float32))
+            grid.update_packed(box_ids, boxes[:, :3].astype(np.float32), boxes[:, 3:].astype(np.float32))
             boxes = np.hstack([boxes[:, :3].astype(np.float32), boxes[:, 3:].astype(np.float32)]) \
                 .astype(np.float64)
         grid.update_spheres(sphere_ids, centers[:len(sphere_ids)], radii[:len(sphere_ids)])

@@ -146,10 +146,13 @@ class SpatialIndex:
         """ids: (n,) integer array of distinct live ids; rects: (n, 4) float64.
         TypeError for non-integer ids, KeyError for an unknown one, ValueError
         for a repeated one, a row count other than n or a bad row."""
-    def update_boxes(self, ids: ArrayLike, corners: npt.NDArray[np.float32],
-                     sizes: npt.NDArray[np.float32]) -> None:
+    def update_packed(self, ids: ArrayLike, corners: npt.NDArray[np.float32],
+                      sizes: npt.NDArray[np.float32]) -> None:
         """update_rects from (n, 2) C-contiguous float32 min corners and
         sizes (Godot's packed Vector2 arrays), read where they are."""
+    def update_boxes(self, ids: ArrayLike, corners: npt.NDArray[np.float32],
+                     sizes: npt.NDArray[np.float32]) -> None:
+        """Deprecated: update_packed."""
     def update_circles(self, ids: ArrayLike, centers: ArrayLike, radii: ArrayLike) -> None: ...
     def remove_many(self, ids: ArrayLike) -> None:
         """ids: (n,) integer array of distinct live ids; all are checked before

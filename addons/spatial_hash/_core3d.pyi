@@ -134,10 +134,13 @@ class SpatialIndex3D:
         """ids: (n,) integer array of distinct live ids; boxes: (n, 6) float64.
         TypeError for non-integer ids, KeyError for an unknown one, ValueError
         for a repeated one, a row count other than n or a bad row."""
-    def update_aabbs(self, ids: ArrayLike, corners: npt.NDArray[np.float32],
-                     sizes: npt.NDArray[np.float32]) -> None:
+    def update_packed(self, ids: ArrayLike, corners: npt.NDArray[np.float32],
+                      sizes: npt.NDArray[np.float32]) -> None:
         """update_boxes from (n, 3) C-contiguous float32 min corners and
         sizes (Godot's packed Vector3 arrays), read where they are."""
+    def update_aabbs(self, ids: ArrayLike, corners: npt.NDArray[np.float32],
+                     sizes: npt.NDArray[np.float32]) -> None:
+        """Deprecated: update_packed."""
     def update_spheres(self, ids: ArrayLike, centers: ArrayLike, radii: ArrayLike) -> None: ...
     def remove_many(self, ids: ArrayLike) -> None:
         """ids: (n,) integer array of distinct live ids; all are checked before

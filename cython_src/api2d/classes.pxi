@@ -99,6 +99,7 @@ cdef class SpatialIndex:
     insert_rects = insert_rects
     insert_circles = insert_circles
     update_rects = update_rects
+    update_packed = update_packed
     update_boxes = update_boxes
     update_circles = update_circles
     set_filters = set_filters
@@ -310,6 +311,6 @@ del (query_nearby, query_nearby_at, query_rect, query_point, query_radius, query
      query_nearest, query_nearest_many, raycast, raycast_all, raycast_many, query_rects)
 del (pairs, pair_ids, pair_event_ids, pair_events, end_pairs_of, candidate_ids, last_phase_ms,
      last_pair_pass)
-del (copy_into, validate, insert_rects, insert_circles, update_rects, update_boxes, update_circles,
+del (copy_into, validate, insert_rects, insert_circles, update_rects, update_packed, update_boxes, update_circles,
      set_filters, set_statics, remove_many)
 del (is_large, uniform_stats, level_of_id, hierarchical_stats)

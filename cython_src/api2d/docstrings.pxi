@@ -7,7 +7,7 @@ _fill_docstrings(globals(), {
     "Index": "SpatialIndex", "Grid": "UniformGrid", "HGrid": "HierarchicalGrid",
     "insert_box": "insert_rect", "update_box": "update_rect", "query_box": "query_rect",
     "insert_round": "insert_circle", "update_round": "update_circle", "round_of": "circle_of",
-    "insert_boxes": "insert_rects", "update_rows": "update_rects", "update_packed": "update_boxes",
+    "insert_boxes": "insert_rects", "update_rows": "update_rects", "update_packed": "update_packed",
     "insert_rounds": "insert_circles", "update_rounds": "update_circles",
     "query_boxes": "query_rects", "round": "disc", "rounds": "discs", "point": "(x, y)",
     "box": "(x, y, width, height)", "ray": "(x0, y0, x1, y1)", "Bounds": "Rect2",

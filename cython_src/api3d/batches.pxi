@@ -130,7 +130,7 @@ def update_boxes(SpatialIndexD self, ids, boxes):
     update_box_rows(self, ids, boxes)
 
 
-def update_aabbs(SpatialIndexD self, ids, const float[:, ::1] corners, const float[:, ::1] sizes):
+def update_packed(SpatialIndexD self, ids, const float[:, ::1] corners, const float[:, ::1] sizes):
     """`update_boxes` from min corners and sizes, as Godot's packed arrays hold them.
 
     The arrays are read where they are: no rows are made.
@@ -159,6 +159,22 @@ def update_aabbs(SpatialIndexD self, ids, const float[:, ::1] corners, const flo
         If another thread's call holds the index.
     """
     update_packed_boxes(self, ids, corners, sizes)
+
+
+def update_aabbs(SpatialIndexD self, ids, corners, sizes):
+    """Deprecated name of `update_packed`, which it calls after a DeprecationWarning.
+
+    Parameters
+    ----------
+    ids : array_like of int, shape (n,)
+        As `update_packed`.
+    corners : numpy.ndarray of float32, shape (n, 3)
+        As `update_packed`.
+    sizes : numpy.ndarray of float32, shape (n, 3)
+        As `update_packed`.
+    """
+    warn_renamed("update_aabbs", "update_packed")
+    self.update_packed(ids, corners, sizes)
 
 
 def update_spheres(SpatialIndexD self, ids, centers, radii):

@@ -99,6 +99,7 @@ cdef class SpatialIndex3D:
     insert_boxes = insert_boxes
     insert_spheres = insert_spheres
     update_boxes = update_boxes
+    update_packed = update_packed
     update_aabbs = update_aabbs
     update_spheres = update_spheres
     set_filters = set_filters
@@ -316,6 +317,6 @@ del (query_nearby, query_nearby_at, query_box, query_point, query_radius, query_
      query_nearest, query_nearest_many, raycast, raycast_all, raycast_many, query_boxes)
 del (pairs, pair_ids, pair_event_ids, pair_events, end_pairs_of, candidate_ids, last_phase_ms,
      last_pair_pass)
-del (copy_into, validate, insert_boxes, insert_spheres, update_boxes, update_aabbs, update_spheres,
+del (copy_into, validate, insert_boxes, insert_spheres, update_boxes, update_packed, update_aabbs, update_spheres,
      set_filters, set_statics, remove_many)
 del (is_large, uniform_stats, level_of_id, hierarchical_stats)

@@ -7,7 +7,7 @@ _fill_docstrings(globals(), {
     "Index": "SpatialIndex3D", "Grid": "UniformGrid3D", "HGrid": "HierarchicalGrid3D",
     "insert_box": "insert_box", "update_box": "update_box", "query_box": "query_box",
     "insert_round": "insert_sphere", "update_round": "update_sphere", "round_of": "sphere_of",
-    "insert_boxes": "insert_boxes", "update_rows": "update_boxes", "update_packed": "update_aabbs",
+    "insert_boxes": "insert_boxes", "update_rows": "update_boxes", "update_packed": "update_packed",
     "insert_rounds": "insert_spheres", "update_rounds": "update_spheres",
     "query_boxes": "query_boxes", "round": "sphere", "rounds": "spheres", "point": "(x, y, z)",
     "box": "(x, y, z, width, height, depth)", "ray": "(x0, y0, z0, x1, y1, z1)", "Bounds": "AABB",

@@ -42,7 +42,7 @@ GROUPS = [
                "check_collisions", "candidate_ids"]),
     ("Batch calls, on numpy arrays", [
         "insert_rects", "insert_boxes", "insert_circles", "insert_spheres", "update_rects",
-        "update_boxes", "update_aabbs", "update_circles", "update_spheres", "remove_many",
+        "update_packed", "update_boxes", "update_aabbs", "update_circles", "update_spheres", "remove_many",
         "set_statics", "set_filters", "query_rects", "query_boxes", "query_nearest_many",
         "raycast_many"]),
     ("The whole index", ["ids", "stats", "cell_counts", "cell_of", "cells_of", "is_large",

@@ -28,14 +28,10 @@ class Dimension:
 
     def method(self, grid, kind):
         """The grid's method for `kind`, in 2D's words: "insert_rect" is
-        insert_box in 3D, "update_circles" update_spheres, and "packed_update"
-        (the batch move from float32 corners and sizes) update_boxes in 2D and
-        update_aabbs in 3D."""
+        insert_box in 3D, "update_circles" update_spheres."""
         w = self.words
-        name = w["packed_update"] if kind == "packed_update" else (
-            kind.replace("rects", w["rects"]).replace("rect", w["rect"])
-            .replace("circles", w["circles"]).replace("circle", w["circle"]))
-        return getattr(grid, name)
+        return getattr(grid, kind.replace("rects", w["rects"]).replace("rect", w["rect"])
+                       .replace("circles", w["circles"]).replace("circle", w["circle"]))
 
     def __repr__(self):
         return "Dimension(%d)" % self.d
@@ -43,9 +39,9 @@ class Dimension:
 
 DIMENSIONS = {
     2: Dimension(2, _core, {"suffix": "", "rect": "rect", "rects": "rects", "circle": "circle",
-                            "circles": "circles", "packed_update": "update_boxes",
-                            "monitors": "spatial_hash", "bounds": "bounds", "range": "rect"}),
+                            "circles": "circles", "monitors": "spatial_hash", "bounds": "bounds",
+                            "range": "rect"}),
     3: Dimension(3, _core3d, {"suffix": "3D", "rect": "box", "rects": "boxes", "circle": "sphere",
-                              "circles": "spheres", "packed_update": "update_aabbs",
-                              "monitors": "spatial_hash_3d", "bounds": "aabb", "range": "aabb"}),
+                              "circles": "spheres", "monitors": "spatial_hash_3d", "bounds": "aabb",
+                              "range": "aabb"}),
 }

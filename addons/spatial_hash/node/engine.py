@@ -431,8 +431,7 @@ class NodeEngine:
         extents = _packed_vectors(self.read(sizes), self.dim.d)
         if corners is not None and extents is not None:
             try:        # read where they are, in one pass of the core
-                self._move("update_batch", (ids, corners, extents),
-                           self.dim.method(self.grid, "packed_update"))
+                self._move("update_batch", (ids, corners, extents), self.grid.update_packed)
                 return True
             except ValueError:
                 pass    # refused: the rows below name what
