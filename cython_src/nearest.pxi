@@ -128,7 +128,7 @@ cdef Py_ssize_t nearest_in_order(SpatialIndexD index, const NearestInput* search
         kept = <Nearby*>_batch_room(index, (total + n) * sizeof(Nearby))
         if kept == NULL:
             return -1
-        memcpy(kept + total, index.state.nearby, n * sizeof(Nearby))
+        copy_bytes(kept + total, index.state.nearby, n * sizeof(Nearby))
         total += n
         off[j + 1] = total
     return total
