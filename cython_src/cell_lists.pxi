@@ -4,7 +4,8 @@
 # row (a run along x) are neighbours in memory. Each object has one home cell
 # and sits on that cell's doubly linked list, so moving it is two constant-time
 # list operations; an occupancy bit per cell says whether its list holds
-# anything, and the pair passes pack the objects in cell order first.
+# anything, and the hierarchical grid's pair pass packs its objects in cell order
+# first (the uniform grid's kernel orders its own, kernels/cell_order.hpp).
 
 
 cdef enum:

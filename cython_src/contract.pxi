@@ -40,9 +40,17 @@ cdef extern from "rays.hpp" namespace "spatial_hash" nogil:
         int32_t id
 
 
-ctypedef struct CellRange:
-    int32_t lo[D]       # the cell of the box's min corner
-    int32_t hi[D]       # ... and of its max corner
+cdef extern from "layout.hpp" namespace "spatial_hash" nogil:
+    # The structs the kernels read per object, defined in the header.
+    ctypedef struct CellRange "spatial_hash::CellRange<SPATIAL_HASH_DIMENSION>":
+        int32_t lo[D]       # the cell of the box's min corner
+        int32_t hi[D]       # ... and of its max corner
+    ctypedef struct Filter "spatial_hash::Filter":
+        uint32_t layer
+        uint32_t mask
+        uint32_t is_static  # 1 for a static object: two static objects never pair
+    # The pair rule of collision layers (layers.pxi).
+    bint filters_pass "spatial_hash::filters_pass"(const Filter* a, const Filter* b)
 
 
 cdef enum InputCheck:
@@ -56,28 +64,18 @@ cdef enum InputCheck:
     TOO_LONG = 12       # a path whose length overflows
 
 
-ctypedef struct Filter:
-    uint32_t layer
-    uint32_t mask
-    uint32_t is_static  # 1 for a static object: two static objects never pair
-
-
 cdef extern from "cell_pairs.hpp" namespace "spatial_hash" nogil:
-    # The uniform grid's pair pass (see the header). Its CellSpan and
-    # LayerFilter are laid out as CellRange and Filter.
-    ctypedef struct CellSpan "spatial_hash::CellSpan<SPATIAL_HASH_DIMENSION>":
-        pass
-    ctypedef struct LayerFilter "spatial_hash::LayerFilter":
-        pass
+    # The uniform grid's pair pass (see the header).
     ctypedef struct TableInput "spatial_hash::TableInput<SPATIAL_HASH_DIMENSION>":
         const double* body
-        const CellSpan* range
-        const LayerFilter* filter
+        const CellRange* range
+        const Filter* filter
         const int32_t* home
         const int32_t* members
         Py_ssize_t n
         uint64_t membership
         int wbits
+        int32_t span[D]
         bint keep_all
         int threads
 
@@ -85,10 +83,12 @@ cdef extern from "cell_pairs.hpp" namespace "spatial_hash" nogil:
         CellPairs() except +
         int run(const TableInput& table)
         Py_ssize_t n_pairs()
+        Py_ssize_t meetings()
+        const int32_t* spans()
         void write_pairs(int32_t* out)
         Py_ssize_t packed_n()
         void packed_shape(Py_ssize_t k, double* out)
-        Py_ssize_t count_meetings(const CellSpan* ranges)
+        Py_ssize_t count_meetings(const CellRange* ranges)
 
 
 cdef extern from "nearest.hpp" namespace "spatial_hash" nogil:
@@ -111,7 +111,7 @@ cdef extern from "nearest.hpp" namespace "spatial_hash" nogil:
     ctypedef struct NearestInput "spatial_hash::NearestInput<SPATIAL_HASH_DIMENSION>":
         const double* body
         const int32_t* next
-        const LayerFilter* filter
+        const Filter* filter
         uint32_t layers
         const NearestLevel* levels
         int n_levels
@@ -196,8 +196,9 @@ ctypedef struct Level:
     Py_ssize_t cap
     double reach            # hierarchical: no object of the level has been longer than this
     uint64_t* occupied      # one bit per cell: does its list hold anything?
-    # Filled by the pair pass: the level's shapes and ids packed in cell order, so
-    # neighbour tests read contiguous memory. The objects of cells c0 .. c1 are
+    # Filled by the hierarchical grid's pair pass: the level's shapes and ids
+    # packed in cell order, so neighbour tests read contiguous memory. The
+    # objects of cells c0 .. c1 are
     # packed[run_begin(c0) : run_begin(c1 + 1)], run_begin(c) being cell_start at
     # the number of occupied cells before c; word_rank[w] counts the occupied
     # cells before occupancy word w, so that number is a popcount away and the
@@ -213,7 +214,7 @@ ctypedef struct Level:
     Py_ssize_t packed_filter_cap
     Py_ssize_t cell_start_cap
     Py_ssize_t word_rank_cap
-    # Also filled by the pair pass, for levels with more objects in finer levels
+    # Also filled by that pass, for levels with more objects in finer levels
     # than their own (cover_bits is 0 for the others): one bit per sub-cell
     # (COVER_SPLIT per cell side, wrapped into a square (cube) table of 1 << cover_bits
     # per side) set where some object's box reaches. A finer object whose
@@ -336,14 +337,9 @@ ctypedef struct UniformCells:
     # No object in the table covers more cells on an axis than this past its
     # home: widened as objects arrive or grow, made exact again by each pair pass.
     int32_t span[D]
-    CellRange* packed_range    # the pair pass's: the table's ranges in packed order
-    Py_ssize_t packed_range_cap
-    Py_ssize_t packed_n        # how many it packed
-    bint exact_homes           # its windows of the wrapped table hold only homes in
-                               # the world cells they name (set by pack_ranges)
-    int32_t* meeting           # the pair pass's meeting pairs of packed objects
-    Py_ssize_t meeting_cap
-    CellPairs* cell_pairs      # the pair pass while no object covers over two cells a side
+    CellRange* packed_range    # the ranges of the objects the pair pass packed, in its
+    Py_ssize_t packed_range_cap    # order, placed again when its counters are asked for
+    CellPairs* cell_pairs      # the table's pair pass
     uint64_t membership        # bumped whenever an object enters the table: with its
                                # count, it tells whether the table holds other objects
     bint meetings_pending      # ... which counts its candidates' meetings only when asked

@@ -3,16 +3,12 @@
 # is reported when either one's mask has a bit of the other's layer, and a
 # query's mask takes the objects on any of its layers. Static objects (a
 # level's tiles and walls) never pair with each other, as static bodies never
-# do in Box2D or Godot: part of the same rule.
+# do in Box2D or Godot: part of the same rule (filters_pass, kernels/layout.hpp).
 
 
 cdef enum:
     DEFAULT_LAYER = 1
 cdef uint32_t EVERY_LAYER = 0xFFFFFFFF
-
-
-cdef inline bint filters_pass(const Filter* a, const Filter* b) noexcept nogil:
-    return (((a.mask & b.layer) | (b.mask & a.layer)) != 0) & ((a.is_static & b.is_static) == 0)
 
 
 cdef inline bint is_default_filter(const Filter* f) noexcept nogil:

@@ -113,7 +113,7 @@ cdef int _aim_nearest(SpatialIndexD self, NearestInput* search, uint32_t layers,
     if q.check_layers and own_filters(self, self.state.obj_hi) < 0:     # the search reads one per object
         return -1
     search.body = <const double*>self.state.body
-    search.filter = <const LayerFilter*>self.state.filter if q.check_layers else NULL
+    search.filter = self.state.filter if q.check_layers else NULL
     search.layers = layers
     search.packed = NULL
     return _nearest_levels(self, search)

@@ -53,7 +53,6 @@ cdef void free_uniform(UniformGridD self) noexcept:
     free(self.cells.range)
     free(self.cells.large)
     free(self.cells.packed_range)
-    free(self.cells.meeting)
 
 
 cdef str uniform_repr(UniformGridD self):

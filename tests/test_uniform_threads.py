@@ -19,13 +19,16 @@ def counters(grid):
     return grid.narrow_phase_checks, grid.hits, grid.broad_phase_pairs
 
 
+@pytest.mark.parametrize("cell", [1.0, 0.4], ids=["tuned cells", "objects over 2 cells a side"])
 @pytest.mark.parametrize("dim", [2, 3])
-def test_threads_give_the_pairs_of_one_thread_in_the_same_order(dim):
+def test_threads_give_the_pairs_of_one_thread_in_the_same_order(dim, cell):
     """20,000 objects, enough for the pass to take a second thread: every
-    thread count returns one thread's array exactly, and brute force's pairs."""
+    thread count returns one thread's array exactly, and brute force's pairs;
+    with the tuned cells (each cell's forward half neighbourhood) and with
+    cells small enough that objects cover more (each object's window)."""
     scene = scenes.uniform(20_000, seed=5, dim=dim)
     insert, update = BALLS[dim]
-    grids = [GRIDS[dim](scene.cell_size, threads=threads) for threads in (1, 2, 3, 8)]
+    grids = [GRIDS[dim](scene.cell_size * cell, large_threshold=8, threads=threads) for threads in (1, 2, 3, 8)]
     ids = [getattr(grid, insert)(scene.pos, scene.extent) for grid in grids]
     for frame in range(2):
         if frame:

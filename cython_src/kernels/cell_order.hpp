@@ -1,9 +1,10 @@
 // The uniform grid's table in cell order, as its pair pass (cell_pairs.hpp)
 // reads it: the table's ids counting-sorted by home cell, where each cell's
 // objects begin, the occupied cells in order, and the runs of packed objects
-// that make a cell's forward half neighbourhood: the next cell of its row and
-// the three cells around it in the next row (in 3D, the 13 cells of the
-// forward half shell), wrapped as the table wraps the world.
+// that make a cell's forward half neighbourhood (the next cell of its row and
+// the three cells around it in the next row; in 3D, the 13 cells of the
+// forward half shell) or, where objects cover more cells, an object's window
+// of homes; wrapped as the table wraps the world.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -17,6 +18,29 @@ namespace spatial_hash {
 template <typename T>
 inline void at_least(std::vector<T>& v, std::size_t n) {
     if (v.size() < n) v.resize(n);
+}
+
+// Makes span[] exact for the n ranges, and says whether a wrapped window of
+// homes (CellOrder's each_window_run) then holds only the homes it names in
+// the world, in a table `side` cells a side: homes that differ by less than
+// the side, less a window's reach along that axis (its span and a cell to
+// spare), cannot meet in one after wrapping.
+template <int D>
+bool make_spans_exact(const CellRange<D>* ranges, std::ptrdiff_t n, int64_t side, int32_t* span) noexcept {
+    int32_t low[D], high[D];
+    for (int a = 0; a < D; ++a) {
+        low[a] = high[a] = n ? ranges[0].lo[a] : 0;
+        span[a] = 0;
+    }
+    for (std::ptrdiff_t k = 0; k < n; ++k)
+        for (int a = 0; a < D; ++a) {
+            span[a] = std::max(span[a], ranges[k].hi[a] - ranges[k].lo[a]);
+            low[a] = std::min(low[a], ranges[k].lo[a]);
+            high[a] = std::max(high[a], ranges[k].lo[a]);
+        }
+    bool exact = true;
+    for (int a = 0; a < D; ++a) exact &= int64_t(high[a]) - low[a] + span[a] + 1 < side;
+    return exact;
 }
 
 template <int D>
@@ -106,6 +130,12 @@ class CellOrder {
         }
     };
 
+    // Where the k-th occupied cell's objects begin and end.
+    void occupied_objects(std::ptrdiff_t k, std::ptrdiff_t& begin, std::ptrdiff_t& end) const {
+        begin = start_[occupied_[k]];
+        end = start_[occupied_[k] + 1];
+    }
+
     // The k-th occupied cell (of n_occupied()) into `cell`.
     void occupied_cell(std::ptrdiff_t k, Cell& cell) const {
         const int64_t c = occupied_[k];
@@ -129,7 +159,42 @@ class CellOrder {
         }
     }
 
+    // each(v0, v1) for each run of the packed objects at home in the window
+    // of packed object u, whose range is r, its cell's objects ending at
+    // own_end, in a table whose objects cover at most span cells past their
+    // homes: the rest of its home cell and the homes of its range's first row;
+    // the homes from span[0] cells left of its range to its end in the later
+    // rows of its range's first layer; in 3D, also from span[1] rows before its
+    // range, in its later layers. Of two objects whose ranges meet, the later
+    // home is in the earlier one's window and not the other way round, and no
+    // window holds a table cell twice (the table is at least 2 * span + 1
+    // cells a side), so each such pair comes once, wrapped or not.
+    template <class Each>
+    void each_window_run(std::ptrdiff_t u, std::ptrdiff_t own_end, const CellRange<D>& r,
+                         const int32_t* span, const Each& each) const {
+        std::ptrdiff_t runs[4];
+        const int64_t z0 = D == 3 ? r.lo[D - 1] : 0, z1 = D == 3 ? r.hi[D - 1] : 0;
+        const int64_t left = int64_t(r.lo[0]) - span[0];
+        int n = 2;
+        if (r.hi[0] == r.lo[0]) runs[1] = own_end;
+        else n = row_runs(r.lo[0], r.hi[0], r.lo[1], z0, runs);
+        runs[0] = u + 1;
+        each_of(runs, n, each);
+        for (int64_t y = int64_t(r.lo[1]) + 1; y <= r.hi[1]; ++y)
+            each_of(runs, row_runs(left, r.hi[0], y, z0, runs), each);
+        for (int64_t z = z0 + 1; z <= z1; ++z)
+            for (int64_t y = int64_t(r.lo[1]) - span[1]; y <= r.hi[1]; ++y)
+                each_of(runs, row_runs(left, r.hi[0], y, z, runs), each);
+    }
+
+    int64_t side() const noexcept { return mask_ + 1; }
+
   private:
+    template <class Each>
+    static void each_of(const std::ptrdiff_t* runs, int n, const Each& each) {
+        for (int k = 0; k < n; k += 2) each(runs[k], runs[k + 1]);
+    }
+
     // The forward half neighbourhood of cell c as runs of packed objects:
     // runs[0] .. runs[1] - 1 the next cell of its row, then the rows after it
     // (wrapped: a row is one run unless it wraps there). Returns how many
@@ -145,25 +210,20 @@ class CellOrder {
     }
 
     // The runs of packed objects in cells x0 .. x1 of row (y, z), wrapped:
-    // one run unless the row wraps there. Returns how many numbers it wrote.
+    // one run unless the row wraps there (x0 .. x1 spans at most the table's
+    // side, so no cell comes twice). Returns how many numbers it wrote.
     int row_runs(int64_t x0, int64_t x1, int64_t y, int64_t z, std::ptrdiff_t* runs) const {
-        // x0 .. x1 spans at most three cells of a table at least four wide.
         const int32_t* start = start_.data();
         const int64_t base = ((z & mask_) << (2 * wbits_)) | ((y & mask_) << wbits_);
-        if (x0 > mask_) {               // wholly past the edge: the row's first cells
-            x0 -= mask_ + 1;
-            x1 -= mask_ + 1;
-        }
-        if (x0 >= 0 && x1 <= mask_) {
-            runs[0] = start[base + x0];
-            runs[1] = start[base + x1 + 1];
+        const int64_t lo = x0 & mask_, hi = x1 & mask_;
+        runs[0] = start[base + lo];
+        if (lo <= hi) {
+            runs[1] = start[base + hi + 1];
             return 2;
         }
-        // Cells x0 .. W - 1 (or W + x0 .. W - 1), then 0 .. x1 (or 0 .. x1 - W).
-        runs[0] = start[base + (x0 & mask_)];
         runs[1] = start[base + mask_ + 1];
         runs[2] = start[base];
-        runs[3] = start[base + (x1 & mask_) + 1];
+        runs[3] = start[base + hi + 1];
         return 4;
     }
 

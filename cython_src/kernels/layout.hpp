@@ -1,5 +1,5 @@
-// The layout of the core's structs that the kernels read or write, field for
-// field as the Cython side declares them.
+// The core's per-object structs, defined here once: the Cython side declares
+// them from this header (contract.pxi), and the kernels read and write them.
 #pragma once
 #include <cstdint>
 
@@ -7,48 +7,59 @@
 
 namespace spatial_hash {
 
-// CellRange: the cells an object's box covers, its min corner's cell first.
+// The cells an object's box covers: the cell of its min corner, and of its max.
 template <int D>
-struct CellSpan {
+struct CellRange {
     int32_t lo[D];
     int32_t hi[D];
 };
 
-// Filter: an object's collision layer and mask, and whether it is static.
-struct LayerFilter {
+// An object's collision layer and mask, and whether it is static.
+struct Filter {
     uint32_t layer;
     uint32_t mask;
-    uint32_t is_static;
+    uint32_t is_static;     // 1 for a static object: two static objects never pair
 };
+
+// The pair rule: either one's mask has a bit of the other's layer, and the two
+// are not both static. No branch on the data.
+inline int filters_pass(const Filter* a, const Filter* b) noexcept {
+    return (((a->mask & b->layer) | (b->mask & a->layer)) != 0) & ((a->is_static & b->is_static) == 0);
+}
 
 // What a pass reads: the core's per-id arrays and the table's members.
 template <int D>
 struct TableInput {
     const double* body;             // per id: its shape, 2 * D numbers
-    const CellSpan<D>* range;       // per id: the cells its box covers
-    const LayerFilter* filter;      // per id; nullptr while every object has the default
+    const CellRange<D>* range;      // per id: the cells its box covers
+    const Filter* filter;           // per id; nullptr while every object has the default
     const int32_t* home;            // per id: its home cell in the table
     const int32_t* members;         // the table's objects
     std::ptrdiff_t n;               // how many
     uint64_t membership;            // changes whenever an object enters the table (with n, it
                                     // tells whether the table holds the objects it held)
     int wbits;                      // the table is (1 << wbits) cells a side
+    int32_t span[D];                // no object covers more cells than this past its home
     bool keep_all;                  // keep every pair whose ranges meet, touching or not
     int threads;
 };
 
 // What every pass over a table expects of it: its arrays there when it has
-// members, a table of at least four cells a side whose cells an int32 counts,
-// and (checked build) each member's home one of its cells.
+// members, a table of at least four cells a side whose cells an int32 counts
+// and no narrower than a window of 2 * span + 1 cells, and (checked build)
+// each member's home one of its cells and its range within the spans.
 template <int D>
 void expect_table(const TableInput<D>& in) noexcept {
     SH_EXPECT(in.n >= 0);
     SH_EXPECT(in.n == 0 || (in.body && in.range && in.home && in.members));
     SH_EXPECT(in.wbits >= 2 && D * in.wbits <= 30);
+    for (int a = 0; a < D; ++a) SH_EXPECT(in.span[a] >= 0 && 2 * int64_t(in.span[a]) + 1 <= (int64_t(1) << in.wbits));
     SH_VALIDATE(
         for (std::ptrdiff_t k = 0; k < in.n; ++k) {
             SH_EXPECT(in.members[k] >= 0);
             SH_EXPECT(in.home[in.members[k]] >= 0 && in.home[in.members[k]] < (int32_t(1) << (D * in.wbits)));
+            for (int a = 0; a < D; ++a)
+                SH_EXPECT(in.range[in.members[k]].hi[a] - in.range[in.members[k]].lo[a] <= in.span[a]);
         }
     );
 }

@@ -6,6 +6,7 @@
 // favours, and the tests of two circles or two boxes take no branch on the
 // data: candidates touch about half the time, and a branch would mispredict.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 namespace spatial_hash {
@@ -131,6 +132,54 @@ inline int shapes_touch(const double* a, const double* a_box, const double* b) n
     }
     if (is_circle<D>(b)) return boxes && circle_box<D>(b, a_box);
     return boxes;
+}
+
+// How a pair pass lays its packed shapes out: circles alone as centre and
+// radius while all are circles (D + 1 numbers), or every shape as the core
+// keeps it (2 * D).
+enum Shapes { CIRCLES, BOXES, MIXED };
+
+template <int D>
+constexpr int packed_numbers(Shapes shapes) { return shapes == CIRCLES ? D + 1 : 2 * D; }
+
+// Of the pairs first .. end-1 of packed objects (two indices a pair), keeps
+// in order those whose shapes touch; returns the new end.
+template <int D, Shapes SHAPES>
+std::ptrdiff_t keep_touching(int32_t* pairs, std::ptrdiff_t first, std::ptrdiff_t end, const double* shape) {
+    constexpr std::size_t STRIDE = packed_numbers<D>(SHAPES);
+    std::ptrdiff_t kept = first;
+    for (std::ptrdiff_t p = first; p < end; ++p) {
+        const int32_t u = pairs[2 * p], v = pairs[2 * p + 1];
+        const double *a = &shape[std::size_t(u) * STRIDE], *b = &shape[std::size_t(v) * STRIDE];
+        int touch;
+        if (SHAPES == CIRCLES) touch = circles_touch<D>(a, b);
+        else if (SHAPES == BOXES) touch = boxes_touch<D>(a, b);
+        else {
+            double box[2 * D];
+            box_of<D>(a, box);
+            touch = shapes_touch<D>(a, box, b);
+        }
+        pairs[2 * kept] = u;
+        pairs[2 * kept + 1] = v;
+        kept += touch;
+    }
+    return kept;
+}
+
+// Of the pairs first .. end-1 of packed circles (spheres), keeps in order
+// those whose boxes meet; returns the new end. With a test of their distance
+// first, circles_touch in halves.
+template <int D>
+std::ptrdiff_t keep_meeting_boxes(int32_t* pairs, std::ptrdiff_t first, std::ptrdiff_t end, const double* shape) {
+    constexpr std::size_t STRIDE = packed_numbers<D>(CIRCLES);
+    std::ptrdiff_t kept = first;
+    for (std::ptrdiff_t p = first; p < end; ++p) {
+        const int32_t u = pairs[2 * p], v = pairs[2 * p + 1];
+        pairs[2 * kept] = u;
+        pairs[2 * kept + 1] = v;
+        kept += circle_boxes_meet<D>(&shape[std::size_t(u) * STRIDE], &shape[std::size_t(v) * STRIDE]);
+    }
+    return kept;
 }
 
 }  // namespace spatial_hash

@@ -50,7 +50,7 @@ template <int D>
 struct NearestInput {
     const double* body;             // per id: its shape, 2 * D numbers
     const int32_t* next;            // per id: the next object on its cell's list, -1 at the end
-    const LayerFilter* filter;      // per id; nullptr while every object counts
+    const Filter* filter;           // per id; nullptr while every object counts
     uint32_t layers;                // with filter: only objects on one of these layers count
     const NearestLevel<D>* levels;  // searched in this order
     int n_levels;
