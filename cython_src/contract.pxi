@@ -91,6 +91,33 @@ cdef extern from "cell_pairs.hpp" namespace "spatial_hash" nogil:
         Py_ssize_t count_meetings(const CellRange* ranges)
 
 
+cdef extern from "hierarchy_pairs.hpp" namespace "spatial_hash" nogil:
+    # The hierarchical grid's pair pass (see the header).
+    ctypedef struct PairLevel "spatial_hash::PairLevel":
+        const int32_t* head
+        const uint64_t* occupied
+        Py_ssize_t n
+        int wbits
+        double inv
+        double reach
+    ctypedef struct HierarchyInput "spatial_hash::HierarchyInput<SPATIAL_HASH_DIMENSION>":
+        const double* body
+        const int32_t* next
+        const Filter* filter
+        const PairLevel* levels
+        int n_levels
+        bint keep_all
+        int threads
+
+    cdef cppclass HierarchyPairs "spatial_hash::HierarchyPairs<SPATIAL_HASH_DIMENSION>":
+        HierarchyPairs() except +
+        int run(const HierarchyInput& hierarchy)
+        Py_ssize_t n_pairs()
+        Py_ssize_t tested()
+        Py_ssize_t filtered_out()
+        void write_pairs(int32_t* out)
+
+
 cdef extern from "nearest.hpp" namespace "spatial_hash" nogil:
     # Nearest-object searches (see the header), over the grids' levels.
     ctypedef struct Nearby "spatial_hash::Nearby":
@@ -196,34 +223,6 @@ ctypedef struct Level:
     Py_ssize_t cap
     double reach            # hierarchical: no object of the level has been longer than this
     uint64_t* occupied      # one bit per cell: does its list hold anything?
-    # Filled by the hierarchical grid's pair pass: the level's shapes and ids
-    # packed in cell order, so neighbour tests read contiguous memory. The
-    # objects of cells c0 .. c1 are
-    # packed[run_begin(c0) : run_begin(c1 + 1)], run_begin(c) being cell_start at
-    # the number of occupied cells before c; word_rank[w] counts the occupied
-    # cells before occupancy word w, so that number is a popcount away and the
-    # lookups stay as compact as the objects, however sparse the table. A row's
-    # neighbouring cells are thus one run, found without testing each cell.
-    Shape* packed
-    int32_t* packed_id
-    Filter* packed_filter   # packed only while some object has a filter of its own
-    int32_t* cell_start
-    uint32_t* word_rank
-    Py_ssize_t packed_cap
-    Py_ssize_t circles      # how many of the packed shapes are circles
-    Py_ssize_t packed_filter_cap
-    Py_ssize_t cell_start_cap
-    Py_ssize_t word_rank_cap
-    # Also filled by that pass, for levels with more objects in finer levels
-    # than their own (cover_bits is 0 for the others): one bit per sub-cell
-    # (COVER_SPLIT per cell side, wrapped into a square (cube) table of 1 << cover_bits
-    # per side) set where some object's box reaches. A finer object whose
-    # sub-cells are all clear can meet none of the level's objects, so its
-    # upward search skips the level.
-    uint64_t* cover
-    Py_ssize_t cover_cap
-    int32_t cover_bits
-    double cover_inv
 
 
 cdef enum IndexKind:
@@ -231,22 +230,6 @@ cdef enum IndexKind:
     BRUTE_FORCE = 0     # SpatialIndex itself, which keeps no cells
     UNIFORM_GRID = 1
     HIERARCHICAL_GRID = 2
-
-
-ctypedef struct PairChunk:
-    # A stretch of one level's occupancy words (w0 .. w1-1) and what its pair
-    # search found; the buffer is kept from frame to frame.
-    Py_ssize_t rank          # the level's place in `order`
-    Py_ssize_t w0
-    Py_ssize_t w1
-    PairList found
-    bint keep_all            # keep every pair tested: the index's keep_candidates
-    Py_ssize_t tested
-    Py_ssize_t filtered_out  # candidates whose filters do not pass: never tested
-    int failed
-    int64_t* passed          # scratch of the upward search: per coarser level, the
-                             # objects its cover let through
-    Py_ssize_t passed_cap
 
 
 # What every index keeps in C (spatial_index.pxi): every object's id, shape,
@@ -356,8 +339,9 @@ ctypedef struct Hierarchy:
     int32_t* order         # level indices by ascending cell size
     Py_ssize_t n_levels, levels_cap, order_cap
     int32_t* level_of
-    PairChunk* chunks
-    Py_ssize_t chunks_cap, chunks_ready
+    HierarchyPairs* pairs      # the pair pass
+    PairLevel* pair_levels     # the levels as the pair pass reads them
+    Py_ssize_t pair_levels_cap
     int32_t point_exponent     # the level of points (objects of no extent), once
     bint has_point_level       # chosen for their spacing
     bint spacing_due           # a table grew since the points' level was judged

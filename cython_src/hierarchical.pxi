@@ -22,19 +22,6 @@ cdef double FARTHEST = 1e160
 
 
 cdef enum:
-    # A level's pair search is cut into this many chunks (fewer for small tables)
-    # whatever the thread count, so the order of the pairs never depends on it;
-    # several chunks a thread keep a crowded stretch from stalling one.
-    LEVEL_CHUNKS = 32
-    # Sub-cells per cell side in the cover bitmap: 8 in 2D, 4 in 3D, where an
-    # object then covers about as many sub-cells as a 2D one does (2 to 4 a
-    # side), so the bitmap is as sparse per object, and a finer object spans
-    # few enough for its test.
-    COVER_SPLIT = 32 >> D
-    UPWARD_GROUP = 8              # coarser levels searched in one pass over a chunk
-    COVER_BITS_PER_OBJECT = 512   # sparse enough that wrapping seldom aliases
-    COVER_CHECKS = 16             # a finer object over more sub-cells skips the filter
-    COVER_MAX_BITS = 24 // D      # at most 2**24 sub-cells (2 MB) per level
     SPACING_SAMPLE = 256          # fewer points than this keep the finest level
 
 
@@ -79,6 +66,7 @@ cdef int init_hierarchical(HierarchicalGridD self, object hierarchy_factor, obje
     self.hierarchy.sqrt_factor = sqrt(f)
     self.hierarchy.log_factor = log(f)
     self.hierarchy.log_base = 0.0
+    self.hierarchy.pairs = new HierarchyPairs()
     return 0
 
 
@@ -86,10 +74,8 @@ cdef void free_hierarchical(HierarchicalGridD self) noexcept:
     cdef Py_ssize_t k
     for k in range(self.hierarchy.n_levels):
         level_free(&self.hierarchy.levels[k])
-    for k in range(self.hierarchy.chunks_ready):
-        free(self.hierarchy.chunks[k].found.ids)
-        free(self.hierarchy.chunks[k].passed)
-    free(self.hierarchy.chunks)
+    del self.hierarchy.pairs
+    free(self.hierarchy.pair_levels)
     free(self.hierarchy.levels)
     free(self.hierarchy.order)
     free(self.hierarchy.level_of)

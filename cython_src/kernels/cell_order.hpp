@@ -15,11 +15,6 @@
 
 namespace spatial_hash {
 
-template <typename T>
-inline void at_least(std::vector<T>& v, std::size_t n) {
-    if (v.size() < n) v.resize(n);
-}
-
 // Makes span[] exact for the n ranges, and says whether a wrapped window of
 // homes (CellOrder's each_window_run) then holds only the homes it names in
 // the world, in a table `side` cells a side: homes that differ by less than
@@ -209,22 +204,10 @@ class CellOrder {
         return n;
     }
 
-    // The runs of packed objects in cells x0 .. x1 of row (y, z), wrapped:
-    // one run unless the row wraps there (x0 .. x1 spans at most the table's
-    // side, so no cell comes twice). Returns how many numbers it wrote.
+    // The runs of packed objects in cells x0 .. x1 of row (y, z) (layout.hpp).
     int row_runs(int64_t x0, int64_t x1, int64_t y, int64_t z, std::ptrdiff_t* runs) const {
         const int32_t* start = start_.data();
-        const int64_t base = ((z & mask_) << (2 * wbits_)) | ((y & mask_) << wbits_);
-        const int64_t lo = x0 & mask_, hi = x1 & mask_;
-        runs[0] = start[base + lo];
-        if (lo <= hi) {
-            runs[1] = start[base + hi + 1];
-            return 2;
-        }
-        runs[1] = start[base + mask_ + 1];
-        runs[2] = start[base];
-        runs[3] = start[base + hi + 1];
-        return 4;
+        return spatial_hash::row_runs([start](int64_t c) { return start[c]; }, wbits_, x0, x1, y, z, runs);
     }
 
     std::vector<int32_t> start_;        // per table cell: where its objects begin; one more at the end

@@ -1,11 +1,41 @@
 // The core's per-object structs, defined here once: the Cython side declares
-// them from this header (contract.pxi), and the kernels read and write them.
+// them from this header (contract.pxi), and the kernels read and write them;
+// and what every kernel does with its buffers.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "check.hpp"
 
 namespace spatial_hash {
+
+// A kernel's buffer, grown to hold at least n (kept from pass to pass).
+template <typename T>
+inline void at_least(std::vector<T>& v, std::size_t n) {
+    if (v.size() < n) v.resize(n);
+}
+
+// The runs of objects in cells x0 .. x1 of row (y, z) of a wrapped table of
+// 1 << wbits cells a side whose objects are laid out in cell order, cell c's
+// beginning at begin(c) (for c up to the number of cells): one run, or two
+// where the row wraps there (x0 .. x1 spans at most the table's side, so no
+// cell comes twice). Written as begin, end pairs into `runs`; returns how
+// many numbers it wrote.
+template <class Begin>
+inline int row_runs(const Begin& begin, int wbits, int64_t x0, int64_t x1, int64_t y, int64_t z,
+                    std::ptrdiff_t* runs) {
+    const int64_t mask = (int64_t(1) << wbits) - 1;
+    const int64_t row = ((z & mask) << (2 * wbits)) | ((y & mask) << wbits), lo = x0 & mask, hi = x1 & mask;
+    runs[0] = begin(row | lo);
+    if (lo <= hi) {
+        runs[1] = begin((row | hi) + 1);
+        return 2;
+    }
+    runs[1] = begin(row + mask + 1);
+    runs[2] = begin(row);
+    runs[3] = begin((row | hi) + 1);
+    return 4;
+}
 
 // The cells an object's box covers: the cell of its min corner, and of its max.
 template <int D>
