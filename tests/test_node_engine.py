@@ -235,7 +235,7 @@ TestFaceModel3D.settings = MACHINE_SETTINGS
 
 def _state(engine):
     grid = engine.grid
-    circle_of = engine.dim.method(grid, "circle_of")
+    circle_of = grid.circle_of if engine.dim.d == 2 else grid.sphere_of
     return ([(i, grid.bounds(i), circle_of(i), grid.filter_of(i), grid.is_static(i)) for i in grid.ids()],
             grid.pair_ids().tolist(), dict(engine.settings))
 

@@ -43,18 +43,17 @@ class _ObjectIndex:
     _hierarchical_grid = HierarchicalGrid
     _read_vector = staticmethod(read_vec2)
     _read_bounds = staticmethod(read_rect)
-    _box, _round = "rect", "circle"
+    # The grid's calls on one box and one round shape, under this dimension's names.
+    _grid_calls = {"_insert_box": "insert_rect", "_update_box": "update_rect", "_query_box": "query_rect",
+                   "_insert_round": "insert_circle", "_update_round": "update_circle"}
     _zero = (0.0, 0.0)
 
     def __init__(self, grid):
         self._grid = grid
         self._objects = ObjectRegistry()
         self._ids = self._objects.ids
-        self._insert_box = getattr(grid, "insert_" + self._box)
-        self._update_box = getattr(grid, "update_" + self._box)
-        self._insert_round = getattr(grid, "insert_" + self._round)
-        self._update_round = getattr(grid, "update_" + self._round)
-        self._query_box = getattr(grid, "query_" + self._box)
+        for ours, grids in self._grid_calls.items():
+            setattr(self, ours, getattr(grid, grids))
 
     @property
     def grid(self):
@@ -614,7 +613,8 @@ class _Space:
     _hierarchical_grid = HierarchicalGrid3D
     _read_vector = staticmethod(read_vec3)
     _read_bounds = staticmethod(read_box)
-    _box, _round = "box", "sphere"
+    _grid_calls = {"_insert_box": "insert_box", "_update_box": "update_box", "_query_box": "query_box",
+                   "_insert_round": "insert_sphere", "_update_round": "update_sphere"}
     _zero = (0.0, 0.0, 0.0)
 
     def insert_sphere(self, obj, center, radius, static=False):
@@ -762,13 +762,10 @@ class _HierarchicalSpatialHash(_BoundsIndex):
         super().__init__(self._hierarchical_grid(hierarchy_factor, density, threads))
 
 
-class SpatialHash(_Plane, _SpatialHash):
-    """The basic GDScript-style SpatialHash over a uniform grid.
 
-    `insert(obj, pos, size)` adds a box (or moves an object already present);
-    `remove`, `query_nearby` and `clear` as in the GDScript design
-    (:ref:`gdscript-design`), and every query of the other indexes.
-
+# The constructors' Parameters and Raises, said once: the uniform grids' per
+# dimension (the origin's form differs), the hierarchical grids' for both.
+_UNIFORM_2D = """\
     Parameters
     ----------
     cell_size : float, optional
@@ -791,6 +788,43 @@ class SpatialHash(_Plane, _SpatialHash):
         For a cell size that is not positive and finite, a non-finite origin,
         a threshold outside 1 to 64 or a thread count outside 1 to 256, naming
         it.
+"""
+_UNIFORM_3D = _UNIFORM_2D.replace("(x, y) or Vector2", "(x, y, z) or Vector3").replace("(0, 0)", "(0, 0, 0)")
+_HIERARCHICAL = """\
+    Parameters
+    ----------
+    hierarchy_factor : float, optional
+        The ratio of one level's cell size to the next's (1.1 to 1e6).
+    density : float, optional
+        Objects per cell (in (0, 64]) past which a level's table grows.
+    threads : int, optional
+        Threads of the pair search and batch moves (1 to 256). The pairs and
+        their order do not depend on it.
+
+    Raises
+    ------
+    ValueError
+        For a parameter out of its range, naming it.
+"""
+
+
+def _with_parameters(block):
+    """A class decorator: `block` goes into the class's docstring before its
+    Examples (at its end where it has none)."""
+    def document(cls):
+        summary, heading, examples = cls.__doc__.partition("\n    Examples\n")
+        cls.__doc__ = summary.rstrip() + "\n\n" + block + (heading + examples if heading else "    ")
+        return cls
+    return document
+
+
+@_with_parameters(_UNIFORM_2D)
+class SpatialHash(_Plane, _SpatialHash):
+    """The basic GDScript-style SpatialHash over a uniform grid.
+
+    `insert(obj, pos, size)` adds a box (or moves an object already present);
+    `remove`, `query_nearby` and `clear` as in the GDScript design
+    (:ref:`gdscript-design`), and every query of the other indexes.
 
     Examples
     --------
@@ -805,35 +839,13 @@ class SpatialHash(_Plane, _SpatialHash):
     """
 
 
+@_with_parameters(_UNIFORM_2D)
 class OptimizedSpatialHash(_Plane, _OptimizedSpatialHash):
     """The GDScript-style OptimizedSpatialHash over a uniform grid.
 
     `insert(obj, bounds)`, `remove(obj)`, `update(obj, new_bounds)` and
     `query_range(bounds)`, with each object stored once, in the cell of its
     min corner, so an update that keeps that cell costs no relink.
-
-    Parameters
-    ----------
-    cell_size : float, optional
-        The side of a cell in world units (positive and finite): about 2x the
-        typical object's diameter in 2D, 1x in 3D (`spatial_hash.tuning.suggest`).
-    origin : (x, y) or Vector2, optional
-        Where cell (0, 0) starts, in world units; (0, 0) by default.
-    large_threshold : int, optional
-        Objects spanning more cells than this on a side (1 to 64) go to a list
-        of large objects that the pair pass walks cell by cell.
-    threads : int, optional
-        Threads of the pair pass and batch moves (1 to 256). The pairs and
-        their order do not depend on it.
-
-    Raises
-    ------
-    TypeError
-        For an origin of the wrong length or kind.
-    ValueError
-        For a cell size that is not positive and finite, a non-finite origin,
-        a threshold outside 1 to 64 or a thread count outside 1 to 256, naming
-        it.
 
     Examples
     --------
@@ -846,6 +858,7 @@ class OptimizedSpatialHash(_Plane, _OptimizedSpatialHash):
     """
 
 
+@_with_parameters(_HIERARCHICAL)
 class HierarchicalSpatialHash(_Plane, _HierarchicalSpatialHash):
     """The hierarchical spatial hash grid, with the same methods as
     OptimizedSpatialHash: no cell size to tune, for scenes that mix sizes.
@@ -855,21 +868,6 @@ class HierarchicalSpatialHash(_Plane, _HierarchicalSpatialHash):
     lives in one cell; a level's table grows when objects per cell pass `density`.
     `query_nearby` and `query_range` without ``exact=True`` return the objects in
     the cells visited on every level: candidates, a superset of the exact overlaps.
-
-    Parameters
-    ----------
-    hierarchy_factor : float, optional
-        The ratio of one level's cell size to the next's (1.1 to 1e6).
-    density : float, optional
-        Objects per cell (in (0, 64]) past which a level's table grows.
-    threads : int, optional
-        Threads of the pair search and batch moves (1 to 256). The pairs and
-        their order do not depend on it.
-
-    Raises
-    ------
-    ValueError
-        For a parameter out of its range, naming it.
 
     Examples
     --------
@@ -883,61 +881,17 @@ class HierarchicalSpatialHash(_Plane, _HierarchicalSpatialHash):
     """
 
 
+@_with_parameters(_UNIFORM_3D)
 class SpatialHash3D(_Space, _SpatialHash):
     """SpatialHash in 3D, over a UniformGrid3D: `insert(obj, pos, size)` with
     (x, y, z) or Vector3 arguments, spheres by `insert_sphere`.
-
-    Parameters
-    ----------
-    cell_size : float, optional
-        The side of a cell in world units (positive and finite): about 2x the
-        typical object's diameter in 2D, 1x in 3D (`spatial_hash.tuning.suggest`).
-    origin : (x, y, z) or Vector3, optional
-        Where cell (0, 0, 0) starts, in world units; (0, 0, 0) by default.
-    large_threshold : int, optional
-        Objects spanning more cells than this on a side (1 to 64) go to a list
-        of large objects that the pair pass walks cell by cell.
-    threads : int, optional
-        Threads of the pair pass and batch moves (1 to 256). The pairs and
-        their order do not depend on it.
-
-    Raises
-    ------
-    TypeError
-        For an origin of the wrong length or kind.
-    ValueError
-        For a cell size that is not positive and finite, a non-finite origin,
-        a threshold outside 1 to 64 or a thread count outside 1 to 256, naming
-        it.
     """
 
 
+@_with_parameters(_UNIFORM_3D)
 class OptimizedSpatialHash3D(_Space, _OptimizedSpatialHash):
     """OptimizedSpatialHash in 3D, over a UniformGrid3D: bounds are
     (x, y, z, width, height, depth) or an AABB, spheres by `insert_sphere`.
-
-    Parameters
-    ----------
-    cell_size : float, optional
-        The side of a cell in world units (positive and finite): about 2x the
-        typical object's diameter in 2D, 1x in 3D (`spatial_hash.tuning.suggest`).
-    origin : (x, y, z) or Vector3, optional
-        Where cell (0, 0, 0) starts, in world units; (0, 0, 0) by default.
-    large_threshold : int, optional
-        Objects spanning more cells than this on a side (1 to 64) go to a list
-        of large objects that the pair pass walks cell by cell.
-    threads : int, optional
-        Threads of the pair pass and batch moves (1 to 256). The pairs and
-        their order do not depend on it.
-
-    Raises
-    ------
-    TypeError
-        For an origin of the wrong length or kind.
-    ValueError
-        For a cell size that is not positive and finite, a non-finite origin,
-        a threshold outside 1 to 64 or a thread count outside 1 to 256, naming
-        it.
 
     Examples
     --------
@@ -950,22 +904,8 @@ class OptimizedSpatialHash3D(_Space, _OptimizedSpatialHash):
     """
 
 
+@_with_parameters(_HIERARCHICAL)
 class HierarchicalSpatialHash3D(_Space, _HierarchicalSpatialHash):
     """HierarchicalSpatialHash in 3D, over a HierarchicalGrid3D: cells are
     cubes sqrt(hierarchy_factor) times an object's longest side.
-
-    Parameters
-    ----------
-    hierarchy_factor : float, optional
-        The ratio of one level's cell size to the next's (1.1 to 1e6).
-    density : float, optional
-        Objects per cell (in (0, 64]) past which a level's table grows.
-    threads : int, optional
-        Threads of the pair search and batch moves (1 to 256). The pairs and
-        their order do not depend on it.
-
-    Raises
-    ------
-    ValueError
-        For a parameter out of its range, naming it.
     """
