@@ -51,7 +51,7 @@ cdef class SpatialIndex:
     narrow_phase_checks = property(narrow_phase_checks)
     threads = property(threads_of)
 
-    # objects.pxi and api2d/objects.pxi: one object at a time
+    # objects.pxi, object_filters.pxi and api2d/objects.pxi: one object at a time
     insert_rect = insert_rect
     insert_circle = insert_circle
     update_rect = update_rect
@@ -69,7 +69,7 @@ cdef class SpatialIndex:
     ids = ids
     is_colliding = is_colliding
 
-    # queries.pxi and api2d/queries.pxi: queries, nearest objects, ray casts
+    # queries.pxi, api2d/queries.pxi and api2d/rays.pxi: queries, nearest objects, ray casts
     query_nearby = query_nearby
     query_nearby_at = query_nearby_at
     query_rect = query_rect
@@ -93,7 +93,7 @@ cdef class SpatialIndex:
     last_phase_ms = last_phase_ms
     last_pair_pass = last_pair_pass
 
-    # index.pxi and api2d/batches.pxi: the whole index, and whole arrays at once
+    # index.pxi, batch_calls.pxi and api2d/batches.pxi: the whole index, and whole arrays at once
     copy_into = copy_into
     validate = validate
     insert_rects = insert_rects

@@ -1,5 +1,5 @@
 # The batch calls of the 3D index, whose names and docstrings say its axes:
-# what Python sees; index.pxi does the work.
+# what Python sees; batch_calls.pxi does the work.
 
 
 def insert_boxes(SpatialIndexD self, boxes, handles=None, layers=None, masks=None, static=False):

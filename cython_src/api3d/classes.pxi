@@ -51,7 +51,7 @@ cdef class SpatialIndex3D:
     narrow_phase_checks = property(narrow_phase_checks)
     threads = property(threads_of)
 
-    # objects.pxi and api3d/objects.pxi: one object at a time
+    # objects.pxi, object_filters.pxi and api3d/objects.pxi: one object at a time
     insert_box = insert_box
     insert_sphere = insert_sphere
     update_box = update_box
@@ -69,7 +69,7 @@ cdef class SpatialIndex3D:
     ids = ids
     is_colliding = is_colliding
 
-    # queries.pxi and api3d/queries.pxi: queries, nearest objects, ray casts
+    # queries.pxi, api3d/queries.pxi and api3d/rays.pxi: queries, nearest objects, ray casts
     query_nearby = query_nearby
     query_nearby_at = query_nearby_at
     query_box = query_box
@@ -93,7 +93,7 @@ cdef class SpatialIndex3D:
     last_phase_ms = last_phase_ms
     last_pair_pass = last_pair_pass
 
-    # index.pxi and api3d/batches.pxi: the whole index, and whole arrays at once
+    # index.pxi, batch_calls.pxi and api3d/batches.pxi: the whole index, and whole arrays at once
     copy_into = copy_into
     validate = validate
     insert_boxes = insert_boxes
