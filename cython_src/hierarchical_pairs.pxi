@@ -30,7 +30,7 @@ cdef int hierarchical_pair_pass(HierarchicalGridD g) noexcept nogil:
     hierarchy.levels = g.hierarchy.pair_levels
     hierarchy.n_levels = <int>g.hierarchy.n_levels
     hierarchy.keep_all = g.state.keep_candidates
-    hierarchy.threads = 1 if _serial(g, g.state.n_live) else g.state.threads
+    hierarchy.threads = g.state.threads     # the kernel takes one for few objects
     g.state.found.n = 0
     if g.hierarchy.pairs.run(hierarchy) < 0 or pair_room(&g.state.found, g.hierarchy.pairs.n_pairs()) < 0:
         return -1
