@@ -88,7 +88,7 @@ cdef extern from "cell_pairs.hpp" namespace "spatial_hash" nogil:
         void write_pairs(int32_t* out)
         Py_ssize_t packed_n()
         void packed_shape(Py_ssize_t k, double* out)
-        Py_ssize_t count_meetings(const CellRange* ranges)
+        void count_candidates(const CellRange* ranges, Py_ssize_t& meetings, Py_ssize_t& shared)
 
 
 cdef extern from "hierarchy_pairs.hpp" namespace "spatial_hash" nogil:

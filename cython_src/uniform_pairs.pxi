@@ -88,11 +88,10 @@ cdef int uniform_pair_pass(UniformGridD g) noexcept nogil:
 cdef int uniform_broad_phase(UniformGridD g) except -1:
     """Finish the last pass's counters; the caller holds the claim. The
     ranges of the shapes the kernel packed (what the pass saw, whatever
-    moved since) are placed again; where the kernel left them, its
-    candidates' meetings are counted into narrow_phase_count. Then the
-    cells shared by the table's meeting pairs go into broad_phase_count:
-    over every cell, the pairs of the ranges that cover it."""
-    cdef Py_ssize_t k, n
+    moved since) are placed again and the kernel counts over its candidates:
+    their meetings, into narrow_phase_count where it left them, and the
+    cells the table's meeting pairs share, into broad_phase_count."""
+    cdef Py_ssize_t k, n, meetings, shared
     cdef Shape shape
     if not (g.cells.meetings_pending or g.state.broad_phase_pending):
         return 0
@@ -102,11 +101,11 @@ cdef int uniform_broad_phase(UniformGridD g) except -1:
     for k in range(n):
         g.cells.cell_pairs.packed_shape(k, shape.p)
         uniform_placed_range(g, &shape, &g.cells.packed_range[k])
+    g.cells.cell_pairs.count_candidates(g.cells.packed_range, meetings, shared)
     if g.cells.meetings_pending:
-        g.state.narrow_phase_count += g.cells.cell_pairs.count_meetings(g.cells.packed_range)
+        g.state.narrow_phase_count += meetings
         g.cells.meetings_pending = False
     if g.state.broad_phase_pending:
-        keys, counts = covered_cells(g.cells.packed_range, NULL, n)
-        g.state.broad_phase_count += int((counts * (counts - 1) // 2).sum())
+        g.state.broad_phase_count += shared
         g.state.broad_phase_pending = False
     return 0

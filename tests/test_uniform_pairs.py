@@ -64,6 +64,7 @@ SCENES = {
     "small ranges": (4.0, 60.0, (0.1, 0.9), 4),
     "wide ranges": (4.0, 60.0, (0.5, 2.9), 4),
     "some large": (4.0, 60.0, (0.1, 5.0), 3),
+    "ranges of up to 30 cells": (1.0, 60.0, (2.0, 30.0), 64),
     "world wider than the table": (1.0, 3000.0, (0.1, 0.9), 4),
     "dense cells": (16.0, 40.0, (0.05, 0.5), 4),
 }

@@ -17,7 +17,7 @@
 // table cell by wrapping are far apart. Circles (spheres) are tested by
 // distance, their boxes after: circles_touch in halves. How many candidates'
 // ranges meet (the grid's narrow_phase_checks) is counted only when asked
-// (count_meetings), from the ranges of the shapes the pass copied, which the
+// (count_candidates), from the ranges of the shapes the pass copied, which the
 // caller places again: a frame at a million objects spends a sixth of its
 // time less without copying them. A pass that keeps every candidate
 // (keep_all) copies the ranges and tests them.
@@ -98,7 +98,7 @@ class CellPairs {
 
     std::ptrdiff_t n_pairs() const noexcept { return n_pairs_; }
     // The last pass's count of candidates whose ranges meet and whose filters
-    // pass, or -1 where it is left to count_meetings.
+    // pass, or -1 where it is left to count_candidates.
     std::ptrdiff_t meetings() const noexcept { return wide_ ? meetings_ : -1; }
     // The spans the last pass searched with: made exact where they were wide.
     const int32_t* spans() const noexcept { return span_; }
@@ -126,15 +126,32 @@ class CellPairs {
             out[a] = a < stride() ? shape[a] : std::numeric_limits<double>::quiet_NaN();
     }
 
-    // Of the last pass's candidates, how many have cell ranges that meet and
-    // filters that pass, `ranges` being those of the packed shapes (packed_shape).
-    std::ptrdiff_t count_meetings(const CellRange<D>* ranges) const noexcept {
-        std::ptrdiff_t met = 0;
-        cells_.for_each_run([&](std::ptrdiff_t u, std::ptrdiff_t v0, std::ptrdiff_t v1) {
-            for (std::ptrdiff_t v = v0; v < v1; ++v)
-                met += ranges_meet(ranges[u], ranges[v]) & (!filtered_ || filters_pass(u, v));
-        });
-        return met;
+    // Of the last pass's candidates, `ranges` being those of its packed shapes
+    // (packed_shape's, placed again): how many have ranges that meet and
+    // filters that pass (the grid's narrow_phase_checks), and how many cells
+    // the pairs whose ranges meet share, filters or not (its
+    // broad_phase_pairs: over every cell, the pairs of ranges that cover it,
+    // counted without listing the cells).
+    void count_candidates(const CellRange<D>* ranges, std::ptrdiff_t& meetings, std::ptrdiff_t& shared) const noexcept {
+        meetings = shared = 0;
+        const auto count = [&](std::ptrdiff_t u, std::ptrdiff_t v0, std::ptrdiff_t v1) {
+            for (std::ptrdiff_t v = v0; v < v1; ++v) {
+                const std::ptrdiff_t cells = shared_cells(ranges[u], ranges[v]);
+                shared += cells;
+                meetings += (cells != 0) & (!filtered_ || filters_pass(u, v));
+            }
+        };
+        if (!wide_) {
+            cells_.for_each_run(count);
+            return;
+        }
+        std::ptrdiff_t begin, end;
+        for (std::ptrdiff_t k = 0; k < cells_.n_occupied(); ++k) {
+            cells_.occupied_objects(k, begin, end);
+            for (std::ptrdiff_t u = begin; u < end; ++u)
+                cells_.each_window_run(u, end, ranges[u], span_,
+                                       [&](std::ptrdiff_t v0, std::ptrdiff_t v1) { count(u, v0, v1); });
+        }
     }
 
   private:
@@ -163,6 +180,15 @@ class CellPairs {
     // as the core keeps it.
     static constexpr int CIRCLE_NUMBERS = packed_numbers<D>(CIRCLES);
     int stride() const noexcept { return all_circles_ ? CIRCLE_NUMBERS : NUMBERS; }
+
+    // The cells two ranges share (none where they do not meet). The table's
+    // objects cover at most 64 cells a side: no product overflows.
+    static std::ptrdiff_t shared_cells(const CellRange<D>& a, const CellRange<D>& b) {
+        std::ptrdiff_t cells = 1;
+        for (int k = 0; k < D; ++k)
+            cells *= std::max<std::ptrdiff_t>(0, std::ptrdiff_t(std::min(a.hi[k], b.hi[k])) - std::max(a.lo[k], b.lo[k]) + 1);
+        return cells;
+    }
 
     static int ranges_meet(const CellRange<D>& a, const CellRange<D>& b) {
         int meet = 1;
