@@ -133,10 +133,8 @@ class CellOrder {
 
     // The k-th occupied cell (of n_occupied()) into `cell`.
     void occupied_cell(std::ptrdiff_t k, Cell& cell) const {
-        const int64_t c = occupied_[k];
-        cell.begin = start_[c];
-        cell.end = start_[c + 1];
-        cell.n = neighbourhood(c, cell.runs);
+        occupied_objects(k, cell.begin, cell.end);
+        cell.n = neighbourhood(occupied_[k], cell.runs);
         // The next cell's run follows the cell's own where the row does not
         // wrap there: one run for both.
         cell.first = cell.runs[0] == cell.end ? 2 : 0;
