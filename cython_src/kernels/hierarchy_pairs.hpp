@@ -61,7 +61,7 @@ class HierarchyPairs {
                 finer += M.level.n;
                 if (M.level.n) add_chunks(r);
             }
-            search(in);
+            search(in, finer);
             return 0;
         } catch (const std::bad_alloc&) {
             n_chunks_ = n_pairs_ = tested_ = filtered_out_ = 0;
@@ -108,10 +108,8 @@ class HierarchyPairs {
         }
     }
 
-    // The chunks on the threads, then their counts summed.
-    void search(const HierarchyInput<D>& in) {
-        std::ptrdiff_t live = 0;
-        for (int r = 0; r < in.n_levels; ++r) live += in.levels[r].n;
+    // The chunks on the threads (`live` objects in all), then their counts summed.
+    void search(const HierarchyInput<D>& in, std::ptrdiff_t live) {
         std::atomic<std::ptrdiff_t> next(0);
         std::atomic<bool> failed(false);
         in_parallel(workers_for(in.threads, live, n_chunks_), [&](int) {
